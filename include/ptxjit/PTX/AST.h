@@ -1,0 +1,244 @@
+//===- AST.h - The typed syntax tree of a PTX module ------------*- C++ -*-===//
+//
+// Nodes are plain structs owned by a Module. Names are StringRefs into the
+// source buffer (or into the module's allocator), and operand lists live in
+// the module's BumpPtrAllocator, so a parsed module costs a small multiple of
+// its text. Locations are llvm::SMLoc pointers into the buffer; the module's
+// SourceMgr turns them into lines and columns.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_PTX_AST_H
+#define PTXJIT_PTX_AST_H
+
+#include "ptxjit/PTX/InstructionTable.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/SMLoc.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class MemoryBuffer;
+class SourceMgr;
+} // namespace llvm
+
+namespace ptxjit {
+namespace ptx {
+
+/// One instruction operand.
+struct Operand {
+  enum KindTy : uint8_t {
+    Register,  ///< %r1, %tid.x (Name "%tid", Component 'x'), !%p (Negated)
+    IntImm,    ///< 42, -1, 0xff
+    FloatImm,  ///< 0f3F800000 (Bits holds the f32 pattern)
+    DoubleImm, ///< 0d3FF0000000000000 or 1.5 (Bits holds the f64 pattern)
+    Symbol,    ///< a variable, function or label, with optional +offset
+    Address,   ///< [base+offset]; base is a register, a symbol or absent
+    Vector,    ///< {a, b, ...}
+    PredPair,  ///< %p|%q (setp, shfl, match, ... second output)
+    Sink,      ///< _
+  };
+  KindTy Kind = Sink;
+  bool Negated = false;       ///< !%p
+  bool BaseIsRegister = false; ///< Address: Name is a register, not a symbol
+  char Component = 0;          ///< 'x', 'y', 'z' or 'w' after a register
+  llvm::SMLoc Loc;
+  llvm::StringRef Name; ///< register or symbol name; Address base
+  int64_t Value = 0;    ///< IntImm value, FP bits, or Symbol/Address offset
+  llvm::ArrayRef<Operand> Elements; ///< Vector elements; PredPair: 2 regs
+
+  bool isRegister() const { return Kind == Register; }
+  bool isImmediate() const {
+    return Kind == IntImm || Kind == FloatImm || Kind == DoubleImm;
+  }
+};
+
+/// An instruction as written: guard, opcode, dot-suffixes and operands.
+struct Instruction {
+  Opcode Op;
+  llvm::SMLoc Loc;
+  llvm::StringRef GuardPredicate; ///< empty if unguarded
+  bool GuardNegated = false;
+  uint8_t VectorWidth = 1;              ///< .v2 / .v4 / .v8
+  StateSpace Space = StateSpace::None;  ///< ld.global, cvta.to.shared, ...
+  StateSpace Space2 = StateSpace::None; ///< cp.async.ca.shared.global: .global
+  llvm::ArrayRef<ScalarType> Types;     ///< in source order
+  llvm::ArrayRef<Modifier> Modifiers;   ///< in source order
+  llvm::ArrayRef<Operand> Operands;
+  /// call only: return operands, callee and arguments are in Operands as
+  /// [returns..., callee, args..., prototype?]; these count them.
+  uint8_t NumCallReturns = 0;
+  uint8_t NumCallArgs = 0;
+  bool HasCallPrototype = false;
+  /// Order of the dot-suffixes as written (for the printer): each entry tags
+  /// the next item of Types, Modifiers, Space or VectorWidth.
+  enum SuffixKind : uint8_t { SKType, SKModifier, SKSpace, SKVector };
+  llvm::ArrayRef<SuffixKind> SuffixOrder;
+
+  bool hasModifier(Modifier M) const;
+  ScalarType getType(unsigned I = 0) const {
+    return I < Types.size() ? Types[I] : ScalarType::None;
+  }
+};
+
+/// An initializer of a module-scope variable.
+struct Initializer {
+  enum KindTy : uint8_t { Int, Float, Double, Symbol, Generic, List };
+  KindTy Kind = Int;
+  llvm::SMLoc Loc;
+  int64_t Value = 0;          ///< integer, FP bits, or symbol offset
+  llvm::StringRef Name;       ///< Symbol and Generic: the variable named
+  std::vector<Initializer> Elements; ///< List
+};
+
+enum class Linkage : uint8_t { None, Visible, Extern, Weak, Common };
+
+/// A variable, parameter or register declaration.
+struct VariableDecl {
+  llvm::SMLoc Loc;
+  StateSpace Space = StateSpace::None;
+  Linkage Link = Linkage::None;
+  ScalarType Type = ScalarType::None;
+  uint8_t VectorWidth = 1;   ///< .v2 / .v4
+  uint32_t Align = 0;        ///< 0 if not given
+  llvm::StringRef Name;
+  /// Array dimensions; 0 for an unsized dimension ("[]").
+  llvm::SmallVector<uint64_t, 1> Dims;
+  /// %r<100>: declares %r0 ... %r99.
+  bool IsRange = false;
+  uint32_t RangeCount = 0;
+  /// Kernel parameter attributes: .ptr [.space] [.align N].
+  bool IsPtr = false;
+  StateSpace PtrSpace = StateSpace::None;
+  uint32_t PtrAlign = 0;
+  bool HasInitializer = false;
+  Initializer Init;
+  /// Several names in one declaration (".reg .b32 %a, %b;") become several
+  /// decls; this is set on all but the first so the printer keeps the line.
+  bool ContinuesPrevious = false;
+
+  /// Size in bytes of one element (vector width included).
+  uint64_t getElementSize() const;
+  /// Total size in bytes; unsized dimensions count as zero.
+  uint64_t getSizeInBytes() const;
+};
+
+/// `.file N "name"` debug directive.
+struct FileDirective {
+  unsigned Index;
+  std::string Name;
+  std::string Rest; ///< optional timestamp and size, kept verbatim
+};
+
+/// A `.callprototype` signature.
+struct CallPrototype {
+  std::vector<VariableDecl> Returns, Params;
+  bool NoReturn = false;
+};
+
+/// One statement inside a function body.
+struct Statement {
+  enum KindTy : uint8_t {
+    Inst,          ///< Instr
+    Label,         ///< Name:
+    Decl,          ///< Function::Locals[Index] (.reg/.local/.shared/.param)
+    ScopeBegin,    ///< {
+    ScopeEnd,      ///< }
+    Pragma,        ///< .pragma "Text";
+    Loc,           ///< .loc File Line Column (Text keeps the rest verbatim)
+    BranchTargets, ///< Name: .branchtargets Function::TargetLists[Index];
+    Prototype,     ///< Name: .callprototype Function::Prototypes[Index]
+  };
+  KindTy Kind;
+  llvm::SMLoc Location;
+  llvm::StringRef Name;
+  llvm::StringRef Text;
+  unsigned Index = 0;
+  unsigned LocFile = 0, LocLine = 0, LocColumn = 0;
+  Instruction Instr;
+};
+
+struct Function {
+  llvm::SMLoc Loc;
+  bool IsEntry = false;
+  Linkage Link = Linkage::None;
+  bool NoReturn = false;
+  llvm::StringRef Name;
+  std::vector<VariableDecl> Returns;
+  std::vector<VariableDecl> Params;
+  /// Performance-tuning directives; 0 where absent.
+  uint32_t MaxNTid[3] = {0, 0, 0};
+  uint32_t ReqNTid[3] = {0, 0, 0};
+  unsigned NumMaxNTid = 0, NumReqNTid = 0;
+  uint32_t MinNCTAPerSM = 0;
+  uint32_t MaxNReg = 0;
+  uint32_t MaxNCTAPerSM = 0;
+  std::vector<std::string> Pragmas; ///< .pragma before the body
+  bool HasBody = false;
+  std::vector<Statement> Body;
+  std::vector<VariableDecl> Locals;
+  std::vector<llvm::SmallVector<llvm::StringRef, 4>> TargetLists;
+  std::vector<CallPrototype> Prototypes;
+};
+
+/// A top-level item, in source order.
+struct TopLevel {
+  enum KindTy : uint8_t { Variable, Func, File, Section };
+  KindTy Kind;
+  unsigned Index; ///< into Module::Globals, Functions, Files or Sections
+};
+
+class Module {
+public:
+  explicit Module(std::unique_ptr<llvm::MemoryBuffer> Source);
+  ~Module();
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
+
+  std::string Version;              ///< "8.0"
+  std::vector<std::string> Targets; ///< sm_80, debug, texmode_independent
+  unsigned AddressSize = 64;
+  bool HasAddressSize = false;
+
+  std::vector<VariableDecl> Globals;
+  std::vector<Function> Functions;
+  std::vector<FileDirective> Files;
+  /// `.section` blocks (DWARF), kept verbatim so the printer can write them.
+  std::vector<std::string> Sections;
+  std::vector<TopLevel> Order;
+
+  const Function *findFunction(llvm::StringRef Name) const;
+  const VariableDecl *findGlobal(llvm::StringRef Name) const;
+
+  /// Storage for operand arrays and names that are not in the source.
+  llvm::BumpPtrAllocator &getAllocator() { return Alloc; }
+  template <typename T> llvm::ArrayRef<T> copyArray(llvm::ArrayRef<T> A) {
+    if (A.empty())
+      return {};
+    T *Mem = Alloc.Allocate<T>(A.size());
+    std::uninitialized_copy(A.begin(), A.end(), Mem);
+    return {Mem, A.size()};
+  }
+  llvm::StringRef copyString(llvm::StringRef S);
+
+  /// The source the module was parsed from; SMLocs point into it.
+  llvm::SourceMgr &getSourceMgr() { return *SrcMgr; }
+  const llvm::SourceMgr &getSourceMgr() const { return *SrcMgr; }
+  /// 1-based line of a location (0 if unknown).
+  unsigned getLine(llvm::SMLoc Loc) const;
+  /// The whole source text.
+  llvm::StringRef getSourceText() const;
+
+private:
+  llvm::BumpPtrAllocator Alloc;
+  std::unique_ptr<llvm::SourceMgr> SrcMgr;
+};
+
+} // namespace ptx
+} // namespace ptxjit
+
+#endif

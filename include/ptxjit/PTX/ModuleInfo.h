@@ -1,0 +1,46 @@
+//===- ModuleInfo.h - Facts about kernels derived from the AST --*- C++ -*-===//
+
+#ifndef PTXJIT_PTX_MODULEINFO_H
+#define PTXJIT_PTX_MODULEINFO_H
+
+#include "llvm/ADT/SmallVector.h"
+#include <cstdint>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace ptxjit {
+namespace ptx {
+
+class Module;
+struct Function;
+struct VariableDecl;
+
+/// Size and alignment of a parameter as laid out in the parameter buffer.
+uint64_t getParamSize(const VariableDecl &P);
+uint64_t getParamAlign(const VariableDecl &P);
+/// Alignment of a variable: its .align, or the natural alignment.
+uint64_t getAlignment(const VariableDecl &V);
+
+/// Functions reachable from F through direct calls, F included.
+llvm::SmallVector<const Function *, 8> getCallees(const Module &M,
+                                                  const Function &F);
+
+/// Static .shared variables a kernel uses: those declared in it or in a
+/// function it calls, and the module-scope ones they name. Extern (dynamic)
+/// shared arrays are not included.
+llvm::SmallVector<const VariableDecl *, 8>
+getStaticSharedVariables(const Module &M, const Function &Kernel);
+/// Bytes of static shared memory, each variable at its alignment.
+uint64_t getStaticSharedSize(const Module &M, const Function &Kernel);
+
+/// Prints `ptx-jit list` output: every kernel and device function, its
+/// parameters (name, PTX type, size, alignment), static shared memory, and
+/// .reqntid/.maxntid.
+void printModuleSummary(const Module &M, llvm::raw_ostream &OS);
+
+} // namespace ptx
+} // namespace ptxjit
+
+#endif

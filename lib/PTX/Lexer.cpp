@@ -1,0 +1,250 @@
+//===- Lexer.cpp - Tokenizing PTX source ----------------------------------===//
+
+#include "ptxjit/PTX/Lexer.h"
+#include "ptxjit/PTX/Diagnostics.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+using namespace ptxjit::ptx;
+
+Lexer::Lexer(StringRef Buffer, DiagnosticEngine &Diags)
+    : Cur(Buffer.begin()), End(Buffer.end()), Diags(Diags) {}
+
+static bool isIdentStart(char C) {
+  return isAlpha(C) || C == '_' || C == '$' || C == '%';
+}
+static bool isIdentBody(char C) { return isAlnum(C) || C == '_' || C == '$'; }
+
+void Lexer::skipSpaceAndComments() {
+  while (Cur != End) {
+    char C = *Cur;
+    if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
+        C == '\v') {
+      ++Cur;
+      continue;
+    }
+    if (C == '/' && Cur + 1 != End) {
+      if (Cur[1] == '/') {
+        while (Cur != End && *Cur != '\n')
+          ++Cur;
+        continue;
+      }
+      if (Cur[1] == '*') {
+        const char *Start = Cur;
+        Cur += 2;
+        while (Cur + 1 < End && !(Cur[0] == '*' && Cur[1] == '/'))
+          ++Cur;
+        if (Cur + 1 >= End) {
+          Diags.report(SMLoc::getFromPointer(Start),
+                       DiagID::err_unterminated_comment);
+          Cur = End;
+          return;
+        }
+        Cur += 2;
+        continue;
+      }
+    }
+    return;
+  }
+}
+
+Token Lexer::make(Token::KindTy K, const char *Start) {
+  Token T;
+  T.Kind = K;
+  T.Text = StringRef(Start, Cur - Start);
+  return T;
+}
+
+Token Lexer::lex() {
+  skipSpaceAndComments();
+  const char *Start = Cur;
+  if (Cur == End) {
+    Token T;
+    T.Text = StringRef(End, 0);
+    return T;
+  }
+  char C = *Cur++;
+  switch (C) {
+  case ',': return make(Token::Comma, Start);
+  case ';': return make(Token::Semi, Start);
+  case ':': return make(Token::Colon, Start);
+  case '{': return make(Token::LBrace, Start);
+  case '}': return make(Token::RBrace, Start);
+  case '[': return make(Token::LBracket, Start);
+  case ']': return make(Token::RBracket, Start);
+  case '(': return make(Token::LParen, Start);
+  case ')': return make(Token::RParen, Start);
+  case '<': return make(Token::Less, Start);
+  case '>': return make(Token::Greater, Start);
+  case '+': return make(Token::Plus, Start);
+  case '-': return make(Token::Minus, Start);
+  case '!': return make(Token::Bang, Start);
+  case '@': return make(Token::At, Start);
+  case '|': return make(Token::Pipe, Start);
+  case '=': return make(Token::Equal, Start);
+  case '*': return make(Token::Star, Start);
+  case '"': return lexString(Start);
+  case '.':
+    if (Cur != End && (isAlpha(*Cur) || *Cur == '_'))
+      return lexDirective(Start);
+    break;
+  default:
+    if (isDigit(C))
+      return lexNumber(Start);
+    if (isIdentStart(C))
+      return lexIdentifier(Start);
+    break;
+  }
+  char Printable[2] = {isPrint(C) ? C : '?', 0};
+  Diags.report(SMLoc::getFromPointer(Start), DiagID::err_unexpected_char,
+               Printable);
+  return make(Token::Error, Start);
+}
+
+Token Lexer::lexIdentifier(const char *Start) {
+  while (Cur != End && isIdentBody(*Cur))
+    ++Cur;
+  return make(Token::Identifier, Start);
+}
+
+// A dot-word, with "::" sub-qualifiers kept in the same token
+// (.L1::evict_last, .shared::cta, .mbarrier::complete_tx::bytes).
+Token Lexer::lexDirective(const char *Start) {
+  while (true) {
+    while (Cur != End && isIdentBody(*Cur))
+      ++Cur;
+    if (Cur + 2 < End && Cur[0] == ':' && Cur[1] == ':' && isIdentBody(Cur[2])) {
+      Cur += 2;
+      continue;
+    }
+    break;
+  }
+  return make(Token::Directive, Start);
+}
+
+Token Lexer::lexString(const char *Start) {
+  while (Cur != End && *Cur != '"' && *Cur != '\n') {
+    if (*Cur == '\\' && Cur + 1 != End)
+      ++Cur;
+    ++Cur;
+  }
+  if (Cur == End || *Cur != '"') {
+    Diags.report(SMLoc::getFromPointer(Start), DiagID::err_unterminated_string);
+    return make(Token::Error, Start);
+  }
+  ++Cur;
+  Token T = make(Token::String, Start);
+  T.Text = T.Text.drop_front().drop_back();
+  return T;
+}
+
+Token Lexer::lexNumber(const char *Start) {
+  // Hex floats: 0f + 8 hex digits, 0d + 16 hex digits.
+  if (*Start == '0' && Cur != End && (*Cur == 'f' || *Cur == 'F' ||
+                                      *Cur == 'd' || *Cur == 'D')) {
+    bool IsDouble = *Cur == 'd' || *Cur == 'D';
+    const char *Digits = Cur + 1;
+    const char *P = Digits;
+    while (P != End && isHexDigit(*P))
+      ++P;
+    unsigned Want = IsDouble ? 16 : 8;
+    Cur = P;
+    while (Cur != End && isIdentBody(*Cur))
+      ++Cur;
+    Token T = make(Token::HexFloat, Start);
+    if (unsigned(P - Digits) != Want || P != Cur) {
+      Diags.report(T.getLoc(), DiagID::err_bad_number, T.Text);
+      T.Kind = Token::Error;
+      return T;
+    }
+    T.IsDouble = IsDouble;
+    StringRef(Digits, Want).getAsInteger(16, T.IntValue);
+    return T;
+  }
+
+  // Decimal floats: digits with a fraction or an exponent.
+  const char *P = Cur;
+  while (P != End && isDigit(*P))
+    ++P;
+  bool IsFloat = false;
+  if (P != End && *P == '.' && P + 1 != End && isDigit(P[1])) {
+    IsFloat = true;
+    ++P;
+    while (P != End && isDigit(*P))
+      ++P;
+  }
+  if (P != End && (*P == 'e' || *P == 'E') &&
+      (isDigit(P[1]) ||
+       ((P[1] == '+' || P[1] == '-') && P + 2 < End && isDigit(P[2])))) {
+    IsFloat = true;
+    P += 2;
+    while (P != End && isDigit(*P))
+      ++P;
+  }
+  if (IsFloat) {
+    Cur = P;
+    return make(Token::DecFloat, Start);
+  }
+
+  while (Cur != End && isIdentBody(*Cur))
+    ++Cur;
+  Token T = make(Token::Integer, Start);
+  StringRef Text = T.Text;
+  if (Text.ends_with("U") || Text.ends_with("u"))
+    Text = Text.drop_back();
+  unsigned Radix = 10;
+  if (Text.starts_with_insensitive("0x")) {
+    Radix = 16;
+    Text = Text.drop_front(2);
+  } else if (Text.starts_with_insensitive("0b")) {
+    Radix = 2;
+    Text = Text.drop_front(2);
+  } else if (Text.size() > 1 && Text[0] == '0') {
+    Radix = 8;
+    Text = Text.drop_front();
+  }
+  if (Text.empty() || Text.getAsInteger(Radix, T.IntValue)) {
+    bool AllDigits = !Text.empty() && all_of(Text, [&](char C) {
+      return Radix == 16 ? isHexDigit(C) : isDigit(C) && unsigned(C - '0') < Radix;
+    });
+    Diags.report(T.getLoc(),
+                 AllDigits ? DiagID::err_number_too_large : DiagID::err_bad_number,
+                 T.Text);
+    T.Kind = Token::Error;
+  }
+  return T;
+}
+
+StringRef Lexer::lexRestOfLine() {
+  const char *Start = Cur;
+  while (Cur != End && *Cur != '\n')
+    ++Cur;
+  StringRef Line(Start, Cur - Start);
+  // A trailing // comment is not part of the directive.
+  size_t Comment = Line.find("//");
+  if (Comment != StringRef::npos)
+    Line = Line.take_front(Comment);
+  return Line.trim();
+}
+
+StringRef Lexer::lexBalancedBlock() {
+  skipSpaceAndComments();
+  if (Cur == End || *Cur != '{')
+    return {};
+  const char *Start = Cur;
+  unsigned Depth = 0;
+  while (Cur != End) {
+    char C = *Cur++;
+    if (C == '"') {
+      while (Cur != End && *Cur != '"' && *Cur != '\n')
+        ++Cur;
+      if (Cur != End && *Cur == '"')
+        ++Cur;
+    } else if (C == '{') {
+      ++Depth;
+    } else if (C == '}' && --Depth == 0) {
+      return StringRef(Start, Cur - Start);
+    }
+  }
+  return {};
+}

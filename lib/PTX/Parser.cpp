@@ -1,0 +1,981 @@
+//===- Parser.cpp - Recursive-descent parser for PTX ----------------------===//
+//
+// One token of look-ahead. Every error is reported and the parser resumes at
+// the next ';' or '}' so one run reports many problems. Recursion (operand
+// vectors, initializer lists) is bounded so no input can overflow the stack.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptxjit/PTX/Parser.h"
+#include "ptxjit/PTX/AST.h"
+#include "ptxjit/PTX/Diagnostics.h"
+#include "ptxjit/PTX/Lexer.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/SourceMgr.h"
+#include <cstdlib>
+#include <cstring>
+
+using namespace llvm;
+using namespace ptxjit::ptx;
+
+namespace {
+
+constexpr unsigned MaxNesting = 64;
+constexpr unsigned MaxOperands = 64;
+
+class Parser {
+public:
+  Parser(Module &M, DiagnosticEngine &Diags)
+      : M(M), Diags(Diags), Lex(M.getSourceText(), Diags) {
+    next();
+  }
+
+  bool parse();
+
+private:
+  // Token stream.
+  void next() { Tok = Lex.lex(); }
+  bool consumeIf(Token::KindTy K) {
+    if (!Tok.is(K))
+      return false;
+    next();
+    return true;
+  }
+  bool isDirective(StringRef D) const {
+    return Tok.is(Token::Directive) && Tok.Text == D;
+  }
+  bool error(DiagID ID) {
+    Diags.report(Tok.getLoc(), ID);
+    return false;
+  }
+  bool expected(StringRef What) {
+    if (Tok.is(Token::Error))
+      return false; // already reported by the lexer
+    if (Tok.is(Token::Eof))
+      Diags.report(Tok.getLoc(), DiagID::err_expected_but_found, What,
+                   "end of file");
+    else
+      Diags.report(Tok.getLoc(), DiagID::err_expected_but_found, What,
+                   Tok.Text);
+    return false;
+  }
+  bool expect(Token::KindTy K, StringRef What) {
+    if (consumeIf(K))
+      return true;
+    return expected(What);
+  }
+  /// Skips to just after the next ';' (or to a '}' it leaves in place).
+  void recover();
+  bool parseUInt(uint64_t &Value, StringRef What);
+  bool parseInt(int64_t &Value, StringRef What);
+
+  // Module level.
+  bool parseTopLevel();
+  bool parseVersion();
+  bool parseTarget();
+  bool parseFileDirective();
+  bool parseSection();
+  bool parseFunction(Linkage Link, bool IsEntry, SMLoc Loc);
+  bool parsePerformanceDirectives(Function &F);
+  bool parseParamList(std::vector<VariableDecl> &List);
+
+  // Declarations.
+  bool parseDeclSpecifiers(VariableDecl &D, bool AllowMissingSpace);
+  bool parseDeclarator(VariableDecl &D, bool AllowInitializer);
+  bool parseDeclaration(std::vector<VariableDecl> &Out, Linkage Link,
+                        bool AllowInitializer);
+  bool parseInitializer(Initializer &Init, unsigned Depth);
+
+  // Function bodies.
+  bool parseBody(Function &F);
+  bool parseStatement(Function &F, unsigned &Depth);
+  bool parseLoc(Function &F);
+  bool parseLabelled(Function &F, StringRef Name, SMLoc Loc);
+  bool parseInstruction(Function &F, SMLoc Loc, StringRef Guard, bool Negated,
+                        StringRef OpcodeText);
+  bool parseSuffixes(Instruction &I, StringRef OpcodeText);
+  bool parseOperands(Instruction &I);
+  bool parseCallOperands(Instruction &I, SmallVectorImpl<Operand> &Ops);
+  bool parseOperand(Operand &Op, unsigned Depth);
+  bool parseAddress(Operand &Op);
+  bool parseOperandList(SmallVectorImpl<Operand> &Ops, Token::KindTy Close,
+                        unsigned Depth);
+
+  Module &M;
+  DiagnosticEngine &Diags;
+  Lexer Lex;
+  Token Tok;
+};
+
+} // namespace
+
+void Parser::recover() {
+  while (!Tok.is(Token::Eof) && !Tok.is(Token::Semi) &&
+         !Tok.is(Token::RBrace))
+    next();
+  consumeIf(Token::Semi);
+}
+
+bool Parser::parseUInt(uint64_t &Value, StringRef What) {
+  if (!Tok.is(Token::Integer))
+    return expected(What);
+  Value = Tok.IntValue;
+  next();
+  return true;
+}
+
+bool Parser::parseInt(int64_t &Value, StringRef What) {
+  bool Neg = consumeIf(Token::Minus);
+  uint64_t U;
+  if (!parseUInt(U, What))
+    return false;
+  Value = Neg ? -static_cast<int64_t>(U) : static_cast<int64_t>(U);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Module level
+//===----------------------------------------------------------------------===//
+
+bool Parser::parse() {
+  bool OK = true;
+  bool SawVersion = false;
+  while (!Tok.is(Token::Eof)) {
+    if (!SawVersion && !isDirective(".version")) {
+      // Comments and whitespace are gone; anything else first is an error.
+      Diags.report(Tok.getLoc(), DiagID::err_missing_version);
+      SawVersion = true;
+      OK = false;
+    }
+    if (isDirective(".version"))
+      SawVersion = true;
+    if (!parseTopLevel()) {
+      OK = false;
+      recover();
+      // A stray '}' at module level would stop recovery forever.
+      if (Tok.is(Token::RBrace))
+        next();
+    }
+  }
+  if (!SawVersion) {
+    Diags.report(Tok.getLoc(), DiagID::err_missing_version);
+    OK = false;
+  }
+  return OK;
+}
+
+bool Parser::parseTopLevel() {
+  SMLoc Loc = Tok.getLoc();
+  if (Tok.is(Token::Semi)) {
+    next();
+    return true;
+  }
+  if (!Tok.is(Token::Directive))
+    return expected("a directive");
+
+  StringRef D = Tok.Text;
+  if (D == ".version")
+    return parseVersion();
+  if (D == ".target")
+    return parseTarget();
+  if (D == ".address_size") {
+    next();
+    uint64_t Size;
+    if (!parseUInt(Size, "an address size"))
+      return false;
+    M.AddressSize = Size;
+    M.HasAddressSize = true;
+    return true;
+  }
+  if (D == ".file")
+    return parseFileDirective();
+  if (D == ".section")
+    return parseSection();
+  if (D == ".pragma") {
+    // Module-scope pragmas are kept verbatim.
+    next();
+    if (!Tok.is(Token::String))
+      return expected("a pragma string");
+    M.Order.push_back({TopLevel::Section, unsigned(M.Sections.size())});
+    M.Sections.push_back((".pragma \"" + Tok.Text + "\";").str());
+    next();
+    return expect(Token::Semi, "';'");
+  }
+
+  Linkage Link = Linkage::None;
+  Link = StringSwitch<Linkage>(D)
+             .Case(".visible", Linkage::Visible)
+             .Case(".extern", Linkage::Extern)
+             .Case(".weak", Linkage::Weak)
+             .Case(".common", Linkage::Common)
+             .Default(Linkage::None);
+  if (Link != Linkage::None)
+    next();
+  if (isDirective(".entry") || isDirective(".func")) {
+    bool IsEntry = Tok.Text == ".entry";
+    next();
+    return parseFunction(Link, IsEntry, Loc);
+  }
+  if (!Tok.is(Token::Directive))
+    return expected("a declaration");
+  std::vector<VariableDecl> Decls;
+  if (!parseDeclaration(Decls, Link, /*AllowInitializer=*/true))
+    return false;
+  for (VariableDecl &V : Decls) {
+    M.Order.push_back({TopLevel::Variable, unsigned(M.Globals.size())});
+    M.Globals.push_back(std::move(V));
+  }
+  return true;
+}
+
+bool Parser::parseVersion() {
+  next();
+  if (!Tok.is(Token::DecFloat) && !Tok.is(Token::Integer))
+    return expected("a version number");
+  M.Version = Tok.Text.str();
+  next();
+  return true;
+}
+
+bool Parser::parseTarget() {
+  next();
+  do {
+    if (!Tok.is(Token::Identifier))
+      return expected("a target name");
+    M.Targets.push_back(Tok.Text.str());
+    next();
+  } while (consumeIf(Token::Comma));
+  return true;
+}
+
+bool Parser::parseFileDirective() {
+  // Read past the look-ahead by hand: the rest of the line is verbatim.
+  Token Index = Lex.lex();
+  if (!Index.is(Token::Integer)) {
+    Tok = Index;
+    return expected("a file index");
+  }
+  Token Name = Lex.lex();
+  if (!Name.is(Token::String)) {
+    Tok = Name;
+    return expected("a file name string");
+  }
+  FileDirective F;
+  F.Index = Index.IntValue;
+  F.Name = Name.Text.str();
+  F.Rest = Lex.lexRestOfLine().str();
+  M.Order.push_back({TopLevel::File, unsigned(M.Files.size())});
+  M.Files.push_back(std::move(F));
+  next();
+  return true;
+}
+
+bool Parser::parseSection() {
+  const char *Start = Tok.Text.data();
+  Token Name = Lex.lex();
+  if (!Name.is(Token::Directive)) {
+    Tok = Name;
+    return expected("a section name");
+  }
+  StringRef Block = Lex.lexBalancedBlock();
+  if (Block.empty()) {
+    Diags.report(Name.getLoc(), DiagID::err_unbalanced_section);
+    Tok = Token(); // nothing sensible follows an unterminated block
+    Tok.Text = StringRef(M.getSourceText().end(), 0);
+    return false;
+  }
+  M.Order.push_back({TopLevel::Section, unsigned(M.Sections.size())});
+  M.Sections.push_back(std::string(Start, Block.end() - Start));
+  next();
+  return true;
+}
+
+bool Parser::parseParamList(std::vector<VariableDecl> &List) {
+  if (!expect(Token::LParen, "'('"))
+    return false;
+  if (consumeIf(Token::RParen))
+    return true;
+  do {
+    VariableDecl D;
+    D.Loc = Tok.getLoc();
+    if (!parseDeclSpecifiers(D, /*AllowMissingSpace=*/false) ||
+        !parseDeclarator(D, /*AllowInitializer=*/false))
+      return false;
+    List.push_back(std::move(D));
+  } while (consumeIf(Token::Comma));
+  return expect(Token::RParen, "')'");
+}
+
+bool Parser::parseFunction(Linkage Link, bool IsEntry, SMLoc Loc) {
+  Function F;
+  F.Loc = Loc;
+  F.IsEntry = IsEntry;
+  F.Link = Link;
+  if (!IsEntry && Tok.is(Token::LParen) && !parseParamList(F.Returns))
+    return false;
+  if (!Tok.is(Token::Identifier))
+    return expected("a function name");
+  F.Name = Tok.Text;
+  next();
+  if (Tok.is(Token::LParen) && !parseParamList(F.Params))
+    return false;
+  if (!parsePerformanceDirectives(F))
+    return false;
+
+  unsigned Index = M.Functions.size();
+  M.Order.push_back({TopLevel::Func, Index});
+  M.Functions.push_back(std::move(F));
+  Function &Fn = M.Functions.back();
+  if (consumeIf(Token::Semi))
+    return true;
+  if (!Tok.is(Token::LBrace))
+    return expected("'{' or ';'");
+  Fn.HasBody = true;
+  return parseBody(Fn);
+}
+
+bool Parser::parsePerformanceDirectives(Function &F) {
+  while (Tok.is(Token::Directive)) {
+    StringRef D = Tok.Text;
+    auto ParseDims = [&](uint32_t *Dims, unsigned &Num) {
+      next();
+      Num = 0;
+      do {
+        uint64_t V;
+        if (Num == 3)
+          return expected("at most three dimensions");
+        if (!parseUInt(V, "a dimension"))
+          return false;
+        Dims[Num++] = V;
+      } while (consumeIf(Token::Comma));
+      return true;
+    };
+    auto ParseOne = [&](uint32_t &Out) {
+      next();
+      uint64_t V;
+      if (!parseUInt(V, "a number"))
+        return false;
+      Out = V;
+      return true;
+    };
+    bool OK;
+    if (D == ".maxntid")
+      OK = ParseDims(F.MaxNTid, F.NumMaxNTid);
+    else if (D == ".reqntid")
+      OK = ParseDims(F.ReqNTid, F.NumReqNTid);
+    else if (D == ".minnctapersm")
+      OK = ParseOne(F.MinNCTAPerSM);
+    else if (D == ".maxnctapersm")
+      OK = ParseOne(F.MaxNCTAPerSM);
+    else if (D == ".maxnreg")
+      OK = ParseOne(F.MaxNReg);
+    else if (D == ".noreturn") {
+      F.NoReturn = true;
+      next();
+      OK = true;
+    } else if (D == ".pragma") {
+      next();
+      if (!Tok.is(Token::String))
+        return expected("a pragma string");
+      F.Pragmas.push_back(Tok.Text.str());
+      next();
+      OK = expect(Token::Semi, "';'");
+    } else {
+      Diags.report(Tok.getLoc(), DiagID::err_unknown_directive, D);
+      return false;
+    }
+    if (!OK)
+      return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Declarations
+//===----------------------------------------------------------------------===//
+
+bool Parser::parseDeclSpecifiers(VariableDecl &D, bool AllowMissingSpace) {
+  bool SawPtr = false;
+  while (Tok.is(Token::Directive)) {
+    StringRef W = Tok.Text;
+    if (W == ".align") {
+      next();
+      uint64_t A;
+      if (!parseUInt(A, "an alignment"))
+        return false;
+      (SawPtr ? D.PtrAlign : D.Align) = A;
+      continue;
+    }
+    if (W == ".ptr") {
+      SawPtr = D.IsPtr = true;
+      next();
+      continue;
+    }
+    if (W == ".v2" || W == ".v4" || W == ".v8") {
+      D.VectorWidth = W[2] - '0';
+      next();
+      continue;
+    }
+    if (auto S = lookupStateSpace(W)) {
+      (SawPtr ? D.PtrSpace : D.Space) = *S;
+      next();
+      continue;
+    }
+    if (auto T = lookupScalarType(W)) {
+      D.Type = *T;
+      next();
+      continue;
+    }
+    Diags.report(Tok.getLoc(), DiagID::err_unknown_type, W);
+    return false;
+  }
+  if (D.Type == ScalarType::None)
+    return expected("a type");
+  if (D.Space == StateSpace::None && !AllowMissingSpace)
+    return expected("a state space");
+  return true;
+}
+
+bool Parser::parseDeclarator(VariableDecl &D, bool AllowInitializer) {
+  if (!Tok.is(Token::Identifier))
+    return expected("a name");
+  D.Name = Tok.Text;
+  D.Loc = Tok.getLoc();
+  next();
+  if (consumeIf(Token::Less)) {
+    uint64_t N;
+    if (!parseUInt(N, "a register count"))
+      return false;
+    if (N == 0 || N > (1u << 24)) {
+      Diags.report(D.Loc, DiagID::err_bad_range);
+      return false;
+    }
+    D.IsRange = true;
+    D.RangeCount = N;
+    if (!expect(Token::Greater, "'>'"))
+      return false;
+  }
+  while (consumeIf(Token::LBracket)) {
+    uint64_t N = 0;
+    if (!Tok.is(Token::RBracket) && !parseUInt(N, "an array size"))
+      return false;
+    D.Dims.push_back(N);
+    if (!expect(Token::RBracket, "']'"))
+      return false;
+    if (D.Dims.size() > 8)
+      return error(DiagID::err_nesting_too_deep);
+  }
+  if (AllowInitializer && consumeIf(Token::Equal)) {
+    D.HasInitializer = true;
+    return parseInitializer(D.Init, 0);
+  }
+  return true;
+}
+
+bool Parser::parseDeclaration(std::vector<VariableDecl> &Out, Linkage Link,
+                              bool AllowInitializer) {
+  VariableDecl Proto;
+  Proto.Link = Link;
+  Proto.Loc = Tok.getLoc();
+  if (!parseDeclSpecifiers(Proto, /*AllowMissingSpace=*/false))
+    return false;
+  bool First = true;
+  do {
+    VariableDecl D = Proto;
+    D.ContinuesPrevious = !First;
+    First = false;
+    if (!parseDeclarator(D, AllowInitializer))
+      return false;
+    Out.push_back(std::move(D));
+  } while (consumeIf(Token::Comma));
+  return expect(Token::Semi, "';'");
+}
+
+bool Parser::parseInitializer(Initializer &Init, unsigned Depth) {
+  Init.Loc = Tok.getLoc();
+  if (Depth > MaxNesting)
+    return error(DiagID::err_nesting_too_deep);
+  if (consumeIf(Token::LBrace)) {
+    Init.Kind = Initializer::List;
+    if (consumeIf(Token::RBrace))
+      return true;
+    do {
+      Init.Elements.emplace_back();
+      if (!parseInitializer(Init.Elements.back(), Depth + 1))
+        return false;
+    } while (consumeIf(Token::Comma));
+    return expect(Token::RBrace, "'}'");
+  }
+  bool Neg = consumeIf(Token::Minus);
+  switch (Tok.Kind) {
+  case Token::Integer:
+    Init.Kind = Initializer::Int;
+    Init.Value = Neg ? -int64_t(Tok.IntValue) : int64_t(Tok.IntValue);
+    next();
+    return true;
+  case Token::HexFloat: {
+    Init.Kind = Tok.IsDouble ? Initializer::Double : Initializer::Float;
+    uint64_t Sign = Neg ? (Tok.IsDouble ? 1ull << 63 : 1ull << 31) : 0;
+    Init.Value = Tok.IntValue ^ Sign;
+    next();
+    return true;
+  }
+  case Token::DecFloat: {
+    double V = std::strtod(Tok.Text.str().c_str(), nullptr);
+    Init.Kind = Initializer::Double;
+    std::memcpy(&Init.Value, &V, sizeof V);
+    if (Neg)
+      Init.Value ^= int64_t(1ull << 63);
+    next();
+    return true;
+  }
+  case Token::Identifier: {
+    if (Neg)
+      return expected("a number");
+    if (Tok.Text == "generic") {
+      next();
+      if (!expect(Token::LParen, "'('"))
+        return false;
+      if (!Tok.is(Token::Identifier))
+        return expected("a variable name");
+      Init.Kind = Initializer::Generic;
+      Init.Name = Tok.Text;
+      next();
+      // generic(var)+offset: the offset follows the parenthesis.
+      if (!expect(Token::RParen, "')'"))
+        return false;
+    } else {
+      Init.Kind = Initializer::Symbol;
+      Init.Name = Tok.Text;
+      next();
+    }
+    if (Tok.is(Token::Plus) || Tok.is(Token::Minus)) {
+      bool Minus = Tok.is(Token::Minus);
+      next();
+      uint64_t Off;
+      if (!parseUInt(Off, "an offset"))
+        return false;
+      Init.Value = Minus ? -int64_t(Off) : int64_t(Off);
+    }
+    return true;
+  }
+  default:
+    return expected("an initializer");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Function bodies
+//===----------------------------------------------------------------------===//
+
+bool Parser::parseBody(Function &F) {
+  next(); // '{'
+  unsigned Depth = 1;
+  bool OK = true;
+  while (Depth != 0) {
+    if (Tok.is(Token::Eof)) {
+      expected("'}'");
+      return false;
+    }
+    if (!parseStatement(F, Depth)) {
+      OK = false;
+      recover();
+    }
+  }
+  return OK;
+}
+
+bool Parser::parseStatement(Function &F, unsigned &Depth) {
+  SMLoc Loc = Tok.getLoc();
+  auto Push = [&](Statement::KindTy K) -> Statement & {
+    F.Body.emplace_back();
+    Statement &S = F.Body.back();
+    S.Kind = K;
+    S.Location = Loc;
+    return S;
+  };
+  switch (Tok.Kind) {
+  case Token::LBrace:
+    if (Depth > MaxNesting)
+      return error(DiagID::err_nesting_too_deep);
+    ++Depth;
+    Push(Statement::ScopeBegin);
+    next();
+    return true;
+  case Token::RBrace:
+    if (--Depth != 0)
+      Push(Statement::ScopeEnd);
+    next();
+    return true;
+  case Token::Semi:
+    next();
+    return true;
+  case Token::At: {
+    next();
+    bool Neg = consumeIf(Token::Bang);
+    if (!Tok.is(Token::Identifier))
+      return expected("a predicate register");
+    StringRef Guard = Tok.Text;
+    next();
+    if (!Tok.is(Token::Identifier))
+      return expected("an instruction");
+    StringRef Opc = Tok.Text;
+    SMLoc OpLoc = Tok.getLoc();
+    next();
+    return parseInstruction(F, OpLoc, Guard, Neg, Opc);
+  }
+  case Token::Identifier: {
+    StringRef Name = Tok.Text;
+    next();
+    if (consumeIf(Token::Colon))
+      return parseLabelled(F, Name, Loc);
+    return parseInstruction(F, Loc, "", false, Name);
+  }
+  case Token::Directive: {
+    StringRef D = Tok.Text;
+    if (D == ".loc")
+      return parseLoc(F);
+    if (D == ".pragma") {
+      next();
+      if (!Tok.is(Token::String))
+        return expected("a pragma string");
+      Push(Statement::Pragma).Text = Tok.Text;
+      next();
+      return expect(Token::Semi, "';'");
+    }
+    std::vector<VariableDecl> Decls;
+    if (!parseDeclaration(Decls, Linkage::None, /*AllowInitializer=*/true))
+      return false;
+    for (VariableDecl &V : Decls) {
+      Statement &S = Push(Statement::Decl);
+      S.Location = V.Loc;
+      S.Index = F.Locals.size();
+      F.Locals.push_back(std::move(V));
+    }
+    return true;
+  }
+  default:
+    return expected("an instruction");
+  }
+}
+
+bool Parser::parseLoc(Function &F) {
+  Statement S;
+  S.Kind = Statement::Loc;
+  S.Location = Tok.getLoc();
+  unsigned *Fields[] = {&S.LocFile, &S.LocLine, &S.LocColumn};
+  for (unsigned *Field : Fields) {
+    Token T = Lex.lex();
+    if (!T.is(Token::Integer)) {
+      Tok = T;
+      return expected("a number");
+    }
+    *Field = T.IntValue;
+  }
+  S.Text = Lex.lexRestOfLine();
+  F.Body.push_back(std::move(S));
+  next();
+  return true;
+}
+
+bool Parser::parseLabelled(Function &F, StringRef Name, SMLoc Loc) {
+  if (isDirective(".branchtargets")) {
+    next();
+    Statement S;
+    S.Kind = Statement::BranchTargets;
+    S.Location = Loc;
+    S.Name = Name;
+    S.Index = F.TargetLists.size();
+    F.TargetLists.emplace_back();
+    do {
+      if (!Tok.is(Token::Identifier))
+        return expected("a label");
+      F.TargetLists.back().push_back(Tok.Text);
+      next();
+    } while (consumeIf(Token::Comma));
+    F.Body.push_back(std::move(S));
+    return expect(Token::Semi, "';'");
+  }
+  if (isDirective(".callprototype")) {
+    next();
+    CallPrototype P;
+    if (Tok.is(Token::LParen) && !parseParamList(P.Returns))
+      return false;
+    if (!Tok.is(Token::Identifier) || Tok.Text != "_")
+      return expected("'_'");
+    next();
+    if (Tok.is(Token::LParen) && !parseParamList(P.Params))
+      return false;
+    if (isDirective(".noreturn")) {
+      P.NoReturn = true;
+      next();
+    }
+    Statement S;
+    S.Kind = Statement::Prototype;
+    S.Location = Loc;
+    S.Name = Name;
+    S.Index = F.Prototypes.size();
+    F.Prototypes.push_back(std::move(P));
+    F.Body.push_back(std::move(S));
+    return expect(Token::Semi, "';'");
+  }
+  Statement S;
+  S.Kind = Statement::Label;
+  S.Location = Loc;
+  S.Name = Name;
+  F.Body.push_back(std::move(S));
+  return true;
+}
+
+bool Parser::parseInstruction(Function &F, SMLoc Loc, StringRef Guard,
+                              bool Negated, StringRef OpcodeText) {
+  std::optional<Opcode> Op = lookupOpcode(OpcodeText);
+  // Two-word opcodes (brx.idx, cp.async) are written without spaces.
+  if (Tok.is(Token::Directive) && Tok.Text.data() == OpcodeText.end()) {
+    StringRef Joined(OpcodeText.data(), Tok.Text.end() - OpcodeText.data());
+    if (auto Longer = lookupOpcode(Joined)) {
+      Op = Longer;
+      OpcodeText = Joined;
+      next();
+    }
+  }
+  if (!Op) {
+    Diags.report(Loc, DiagID::err_unknown_opcode, OpcodeText);
+    return false;
+  }
+  Statement S;
+  S.Kind = Statement::Inst;
+  S.Location = Loc;
+  Instruction &I = S.Instr;
+  I.Op = *Op;
+  I.Loc = Loc;
+  I.GuardPredicate = Guard;
+  I.GuardNegated = Negated;
+  if (!parseSuffixes(I, OpcodeText) || !parseOperands(I))
+    return false;
+  F.Body.push_back(std::move(S));
+  return true;
+}
+
+bool Parser::parseSuffixes(Instruction &I, StringRef OpcodeText) {
+  SmallVector<ScalarType, 4> Types;
+  SmallVector<Modifier, 8> Mods;
+  SmallVector<Instruction::SuffixKind, 12> Order;
+  while (Tok.is(Token::Directive)) {
+    StringRef W = Tok.Text;
+    if (auto T = lookupScalarType(W)) {
+      Types.push_back(*T);
+      Order.push_back(Instruction::SKType);
+    } else if (auto Sp = lookupStateSpace(W)) {
+      if (I.Space == StateSpace::None)
+        I.Space = *Sp;
+      else
+        I.Space2 = *Sp;
+      Order.push_back(Instruction::SKSpace);
+    } else if (W == ".v2" || W == ".v4" || W == ".v8") {
+      I.VectorWidth = W[2] - '0';
+      Order.push_back(Instruction::SKVector);
+    } else if (auto Mod = lookupModifier(W)) {
+      Mods.push_back(*Mod);
+      Order.push_back(Instruction::SKModifier);
+    } else {
+      Diags.report(Tok.getLoc(), DiagID::err_unknown_modifier, W, OpcodeText);
+      return false;
+    }
+    next();
+    if (Order.size() > 32)
+      return error(DiagID::err_too_many_operands);
+  }
+  I.Types = M.copyArray<ScalarType>(Types);
+  I.Modifiers = M.copyArray<Modifier>(Mods);
+  I.SuffixOrder = M.copyArray<Instruction::SuffixKind>(Order);
+  return true;
+}
+
+bool Parser::parseOperands(Instruction &I) {
+  SmallVector<Operand, 8> Ops;
+  if (I.Op == Opcode::Call) {
+    if (!parseCallOperands(I, Ops))
+      return false;
+  } else if (!Tok.is(Token::Semi)) {
+    do {
+      if (Ops.size() == MaxOperands)
+        return error(DiagID::err_too_many_operands);
+      Ops.emplace_back();
+      if (!parseOperand(Ops.back(), 0))
+        return false;
+    } while (consumeIf(Token::Comma));
+  }
+  if (!expect(Token::Semi, "';'"))
+    return false;
+  I.Operands = M.copyArray<Operand>(Ops);
+  return true;
+}
+
+// call (ret, ...), callee, (arg, ...), prototype;
+// Stored flat as [returns..., callee, args..., prototype?].
+bool Parser::parseCallOperands(Instruction &I, SmallVectorImpl<Operand> &Ops) {
+  if (Tok.is(Token::LParen)) {
+    next();
+    if (!parseOperandList(Ops, Token::RParen, 0))
+      return false;
+    I.NumCallReturns = Ops.size();
+    if (!expect(Token::Comma, "','"))
+      return false;
+  }
+  Ops.emplace_back();
+  if (!parseOperand(Ops.back(), 0))
+    return false;
+  if (!consumeIf(Token::Comma))
+    return true;
+  if (Tok.is(Token::LParen)) {
+    next();
+    size_t Before = Ops.size();
+    if (!parseOperandList(Ops, Token::RParen, 0))
+      return false;
+    I.NumCallArgs = Ops.size() - Before;
+    if (!consumeIf(Token::Comma))
+      return true;
+  }
+  Ops.emplace_back();
+  if (!parseOperand(Ops.back(), 0))
+    return false;
+  I.HasCallPrototype = true;
+  return true;
+}
+
+bool Parser::parseOperandList(SmallVectorImpl<Operand> &Ops,
+                              Token::KindTy Close, unsigned Depth) {
+  if (consumeIf(Close))
+    return true;
+  do {
+    if (Ops.size() >= MaxOperands)
+      return error(DiagID::err_too_many_operands);
+    Ops.emplace_back();
+    if (!parseOperand(Ops.back(), Depth))
+      return false;
+  } while (consumeIf(Token::Comma));
+  return expect(Close, Close == Token::RParen ? "')'" : "'}'");
+}
+
+bool Parser::parseOperand(Operand &Op, unsigned Depth) {
+  Op.Loc = Tok.getLoc();
+  if (Depth > MaxNesting)
+    return error(DiagID::err_nesting_too_deep);
+  switch (Tok.Kind) {
+  case Token::Bang:
+    next();
+    if (!Tok.is(Token::Identifier))
+      return expected("a predicate register");
+    if (!parseOperand(Op, Depth + 1))
+      return false;
+    Op.Loc = SMLoc::getFromPointer(Op.Loc.getPointer() - 1);
+    Op.Negated = true;
+    return true;
+  case Token::LBrace: {
+    next();
+    SmallVector<Operand, 4> Elements;
+    if (!parseOperandList(Elements, Token::RBrace, Depth + 1))
+      return false;
+    Op.Kind = Operand::Vector;
+    Op.Elements = M.copyArray<Operand>(Elements);
+    return true;
+  }
+  case Token::LBracket:
+    return parseAddress(Op);
+  case Token::Minus:
+  case Token::Integer:
+  case Token::HexFloat:
+  case Token::DecFloat: {
+    bool Neg = consumeIf(Token::Minus);
+    if (Tok.is(Token::Integer)) {
+      Op.Kind = Operand::IntImm;
+      Op.Value = Neg ? -int64_t(Tok.IntValue) : int64_t(Tok.IntValue);
+    } else if (Tok.is(Token::HexFloat)) {
+      Op.Kind = Tok.IsDouble ? Operand::DoubleImm : Operand::FloatImm;
+      uint64_t Sign = Neg ? (Tok.IsDouble ? 1ull << 63 : 1ull << 31) : 0;
+      Op.Value = Tok.IntValue ^ Sign;
+    } else if (Tok.is(Token::DecFloat)) {
+      double V = std::strtod(Tok.Text.str().c_str(), nullptr);
+      if (Neg)
+        V = -V;
+      Op.Kind = Operand::DoubleImm;
+      std::memcpy(&Op.Value, &V, sizeof V);
+    } else {
+      return expected("a number");
+    }
+    next();
+    return true;
+  }
+  case Token::Identifier: {
+    StringRef Name = Tok.Text;
+    next();
+    if (Name == "_") {
+      Op.Kind = Operand::Sink;
+      return true;
+    }
+    Op.Name = Name;
+    if (Name[0] == '%') {
+      Op.Kind = Operand::Register;
+      // %tid.x: the component is written right after the name.
+      if (Tok.is(Token::Directive) && Tok.Text.data() == Name.end() &&
+          Tok.Text.size() == 2 && StringRef("xyzw").contains(Tok.Text[1])) {
+        Op.Component = Tok.Text[1];
+        next();
+      }
+      if (Tok.is(Token::Pipe)) {
+        next();
+        Operand Pair[2];
+        Pair[0] = Op;
+        if (!parseOperand(Pair[1], Depth + 1))
+          return false;
+        Op.Kind = Operand::PredPair;
+        Op.Elements = M.copyArray<Operand>(Pair);
+      }
+      return true;
+    }
+    Op.Kind = Operand::Symbol;
+    if (Tok.is(Token::Plus) || Tok.is(Token::Minus)) {
+      bool Minus = Tok.is(Token::Minus);
+      next();
+      int64_t Off;
+      if (!parseInt(Off, "an offset"))
+        return false;
+      Op.Value = Minus ? -Off : Off;
+    }
+    return true;
+  }
+  default:
+    return expected("an operand");
+  }
+}
+
+// [%rd1], [%rd1+8], [%rd1+-8], [var], [var+8], [4096]
+bool Parser::parseAddress(Operand &Op) {
+  next(); // '['
+  Op.Kind = Operand::Address;
+  if (Tok.is(Token::Identifier)) {
+    Op.Name = Tok.Text;
+    Op.BaseIsRegister = Tok.Text[0] == '%';
+    next();
+    if (Tok.is(Token::Plus) || Tok.is(Token::Minus)) {
+      bool Minus = Tok.is(Token::Minus);
+      next();
+      int64_t Off;
+      if (!parseInt(Off, "an offset"))
+        return false;
+      Op.Value = Minus ? -Off : Off;
+    }
+  } else if (!parseInt(Op.Value, "an address")) {
+    return false;
+  }
+  return expect(Token::RBracket, "']'");
+}
+
+bool ptxjit::ptx::parseModule(Module &M, DiagnosticEngine &Diags) {
+  unsigned Before = Diags.getNumErrors();
+  Parser P(M, Diags);
+  bool OK = P.parse();
+  return OK && Diags.getNumErrors() == Before;
+}

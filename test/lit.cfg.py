@@ -1,0 +1,22 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "ptx-jit"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".ptx", ".test", ".cu"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ptxjit_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(["ptx-jit"], [config.ptxjit_tools_dir])
+if config.have_fuzzer:
+    llvm_config.add_tool_substitutions(["ptx-parse-fuzzer"], [config.ptxjit_tools_dir])
+    config.available_features.add("fuzzer")
+
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%srcroot", config.ptxjit_src_root))
