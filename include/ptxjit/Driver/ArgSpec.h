@@ -1,0 +1,90 @@
+//===- ArgSpec.h - The --arg SPEC grammar of `ptx-jit run` ------*- C++ -*-===//
+//
+// One `--arg SPEC` per kernel parameter, in order. A SPEC is either
+//
+//   scalar  := LITERAL                       (see ScalarLiteral.h)
+//   buffer  := TYPE '[' COUNT ']' ['=' INIT] ['>' OUT]
+//   TYPE    := u8 | s8 | u16 | s16 | u32 | s32 | u64 | s64
+//            | f16 | bf16 | f32 | f64
+//   INIT    := zero                 all bits zero (the default)
+//            | iota                 0, 1, 2, ... in the element type (integers
+//                                   wrap modulo 2^bits, floats round to
+//                                   nearest even)
+//            | rand | rand:SEED     see HostBuffer.h
+//            | fill:LITERAL         every element
+//            | '[' LITERAL {',' LITERAL} ']'   exactly COUNT values
+//            | '@' PATH             a .npy file or raw little-endian data
+//   OUT     := '-'                  print "NAME = [v0, v1, ...]" on stdout
+//            | PATH                 .npy if it ends in ".npy", else raw
+//
+// The first '>' after COUNT starts OUT, so an @PATH cannot contain '>'; an
+// OUT path may. Whitespace around the SPEC and around list values is ignored.
+// Parsing checks syntax only; whether a value fits its type is checked when
+// the buffer is built (HostBuffer) or the scalar is encoded (ParamDesc.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_DRIVER_ARGSPEC_H
+#define PTXJIT_DRIVER_ARGSPEC_H
+
+#include "ptxjit/Driver/ElementType.h"
+#include "ptxjit/Driver/ScalarLiteral.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxjit {
+namespace driver {
+
+/// How a buffer's elements are first set.
+struct BufferInit {
+  enum KindTy : uint8_t { Zero, Iota, Rand, Fill, List, File };
+
+  KindTy Kind = Zero;
+  /// Rand: the seed, if one was given.
+  std::optional<uint64_t> Seed;
+  /// Fill: one value; List: COUNT values.
+  std::vector<ScalarLiteral> Values;
+  /// File: the path after '@'.
+  std::string Path;
+};
+
+/// Where a buffer goes after the kernel.
+struct BufferOutput {
+  enum KindTy : uint8_t { None, Print, File };
+
+  KindTy Kind = None;
+  /// File: the path after '>'.
+  std::string Path;
+};
+
+struct BufferSpec {
+  ElementType Type = ElementType::U8;
+  uint64_t Count = 0;
+  BufferInit Init;
+  BufferOutput Output;
+};
+
+/// One parsed --arg.
+struct ArgSpec {
+  enum KindTy : uint8_t { Scalar, Buffer };
+
+  KindTy Kind = Scalar;
+  ScalarLiteral Value; ///< Scalar
+  BufferSpec Buf;      ///< Buffer
+  /// The SPEC as given, for messages.
+  std::string Text;
+
+  bool isBuffer() const { return Kind == Buffer; }
+};
+
+llvm::Expected<ArgSpec> parseArgSpec(llvm::StringRef Spec);
+
+} // namespace driver
+} // namespace ptxjit
+
+#endif // PTXJIT_DRIVER_ARGSPEC_H

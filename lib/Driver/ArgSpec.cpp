@@ -1,0 +1,165 @@
+//===- ArgSpec.cpp - The --arg SPEC grammar of `ptx-jit run` --------------===//
+
+#include "ptxjit/Driver/ArgSpec.h"
+#include "llvm/ADT/StringExtras.h"
+#include <limits>
+
+using namespace llvm;
+using namespace ptxjit::driver;
+
+static Expected<uint64_t> parseSeed(StringRef Text) {
+  Expected<ScalarLiteral> Lit = parseScalarLiteral(Text);
+  if (!Lit)
+    return Lit.takeError();
+  if (Lit->Kind != ScalarLiteral::Integer || Lit->IsNegative)
+    return createStringError("rand seed '%s' is not a non-negative integer",
+                             Lit->Text.c_str());
+  return Lit->Magnitude;
+}
+
+static Error parseList(StringRef Text, BufferInit &Init) {
+  if (!Text.consume_front("[") || !Text.consume_back("]"))
+    return createStringError("a value list is written [v0,v1,...]");
+  Init.Kind = BufferInit::List;
+  if (Text.trim().empty())
+    return Error::success();
+  SmallVector<StringRef, 16> Items;
+  Text.split(Items, ',');
+  for (auto [I, Item] : enumerate(Items)) {
+    Expected<ScalarLiteral> Lit = parseScalarLiteral(Item);
+    if (!Lit)
+      return createStringError("element %zu of the list: %s", I,
+                               toString(Lit.takeError()).c_str());
+    Init.Values.push_back(std::move(*Lit));
+  }
+  return Error::success();
+}
+
+static Expected<BufferInit> parseInit(StringRef Text) {
+  BufferInit Init;
+  if (Text == "zero")
+    return Init;
+  if (Text == "iota") {
+    Init.Kind = BufferInit::Iota;
+    return Init;
+  }
+  if (Text == "rand") {
+    Init.Kind = BufferInit::Rand;
+    return Init;
+  }
+  if (Text.consume_front("rand:")) {
+    Init.Kind = BufferInit::Rand;
+    Expected<uint64_t> Seed = parseSeed(Text);
+    if (!Seed)
+      return Seed.takeError();
+    Init.Seed = *Seed;
+    return Init;
+  }
+  if (Text.consume_front("fill:")) {
+    Init.Kind = BufferInit::Fill;
+    Expected<ScalarLiteral> Lit = parseScalarLiteral(Text);
+    if (!Lit)
+      return Lit.takeError();
+    Init.Values.push_back(std::move(*Lit));
+    return Init;
+  }
+  if (Text.starts_with("[")) {
+    if (Error E = parseList(Text, Init))
+      return std::move(E);
+    return Init;
+  }
+  if (Text.consume_front("@")) {
+    if (Text.empty())
+      return createStringError("expected a file name after '@'");
+    Init.Kind = BufferInit::File;
+    Init.Path = Text.str();
+    return Init;
+  }
+  return createStringError("unknown initializer '%s' (expected zero, iota, "
+                           "rand, rand:SEED, fill:VALUE, [v0,v1,...] or "
+                           "@PATH)",
+                           Text.str().c_str());
+}
+
+static Expected<BufferOutput> parseOutput(StringRef Text) {
+  BufferOutput Out;
+  if (Text.empty())
+    return createStringError("expected '-' or a file name after '>'");
+  if (Text == "-") {
+    Out.Kind = BufferOutput::Print;
+    return Out;
+  }
+  Out.Kind = BufferOutput::File;
+  Out.Path = Text.str();
+  return Out;
+}
+
+static Expected<BufferSpec> parseBuffer(ElementType Ty, StringRef Rest) {
+  BufferSpec Buf;
+  Buf.Type = Ty;
+  StringRef TypeName = getElementTypeName(Ty);
+  size_t Close = Rest.find(']');
+  if (!Rest.consume_front("[") || Close == StringRef::npos)
+    return createStringError("expected '[COUNT]' after '%s'", TypeName.data());
+  StringRef CountText = Rest.take_until([](char C) { return C == ']'; });
+  Rest = Rest.drop_front(CountText.size() + 1);
+  CountText = CountText.trim();
+  if (CountText.empty() || !all_of(CountText, isDigit) ||
+      CountText.getAsInteger(10, Buf.Count))
+    return createStringError("'%s' is not a valid element count",
+                             CountText.str().c_str());
+  if (Buf.Count > std::numeric_limits<size_t>::max() / getElementSize(Ty))
+    return createStringError("%s[%s] is too large", TypeName.data(),
+                             CountText.str().c_str());
+
+  auto [InitText, OutText] = Rest.split('>');
+  bool HasOutput = Rest.contains('>');
+  if (!InitText.empty()) {
+    if (!InitText.consume_front("="))
+      return createStringError("expected '=INIT' or '>OUT' after '%s[%s]', "
+                               "found '%s'",
+                               TypeName.data(), CountText.str().c_str(),
+                               InitText.str().c_str());
+    Expected<BufferInit> Init = parseInit(InitText.trim());
+    if (!Init)
+      return Init.takeError();
+    Buf.Init = std::move(*Init);
+  }
+  if (HasOutput) {
+    Expected<BufferOutput> Out = parseOutput(OutText.trim());
+    if (!Out)
+      return Out.takeError();
+    Buf.Output = std::move(*Out);
+  }
+  return Buf;
+}
+
+Expected<ArgSpec> ptxjit::driver::parseArgSpec(StringRef Spec) {
+  Spec = Spec.trim();
+  ArgSpec Arg;
+  Arg.Text = Spec.str();
+  if (Spec.empty())
+    return createStringError("empty SPEC");
+
+  StringRef Head = Spec.take_while(isAlnum);
+  StringRef Rest = Spec.drop_front(Head.size());
+  if (std::optional<ElementType> Ty = parseElementType(Head)) {
+    Expected<BufferSpec> Buf = parseBuffer(*Ty, Rest);
+    if (!Buf)
+      return Buf.takeError();
+    Arg.Kind = ArgSpec::Buffer;
+    Arg.Buf = std::move(*Buf);
+    return Arg;
+  }
+  if (!Head.empty() && Rest.starts_with("["))
+    return createStringError("unknown element type '%s' (expected one of %s)",
+                             Head.str().c_str(),
+                             getElementTypeNameList().str().c_str());
+
+  Expected<ScalarLiteral> Value = parseScalarLiteral(Spec);
+  if (!Value)
+    return Value.takeError();
+  Arg.Kind = ArgSpec::Scalar;
+  Arg.Value = std::move(*Value);
+  return Arg;
+}

@@ -1,0 +1,92 @@
+//===- KernelArguments.cpp - Binding --arg SPECs to a kernel --------------===//
+
+#include "ptxjit/Driver/KernelArguments.h"
+#include "ptxjit/Driver/BufferFile.h"
+#include "ptxjit/Driver/BufferPrinter.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace ptxjit::driver;
+
+static Error checkCount(ArrayRef<ParamDesc> Params,
+                        ArrayRef<std::string> Specs) {
+  if (Specs.size() == Params.size())
+    return Error::success();
+  std::string Counts = "the kernel has " + std::to_string(Params.size()) +
+                       " parameter" + (Params.size() == 1 ? "" : "s") +
+                       " but " + std::to_string(Specs.size()) + " --arg " +
+                       (Specs.size() == 1 ? "was" : "were") + " given";
+  if (Specs.size() < Params.size())
+    return createStringError("missing --arg for parameter '%s': %s",
+                             Params[Specs.size()].Name.c_str(), Counts.c_str());
+  return createStringError("--arg '%s' has no parameter to bind to: %s",
+                           Specs[Params.size()].c_str(), Counts.c_str());
+}
+
+static Expected<BoundArgument> bindArgument(const ParamDesc &Param,
+                                            StringRef Spec, uint64_t Index) {
+  BoundArgument Arg;
+  Arg.Param = Param;
+  Expected<ArgSpec> Parsed = parseArgSpec(Spec);
+  if (!Parsed)
+    return createStringError("parameter '%s': --arg '%s': %s",
+                             Param.Name.c_str(), Spec.str().c_str(),
+                             toString(Parsed.takeError()).c_str());
+  Arg.Spec = std::move(*Parsed);
+
+  if (!Arg.Spec.isBuffer()) {
+    Expected<std::vector<uint8_t>> Value = encodeScalar(Arg.Spec, Param);
+    if (!Value)
+      return Value.takeError();
+    Arg.Value = std::move(*Value);
+    return Arg;
+  }
+
+  if (Error E = checkBufferParam(Param))
+    return std::move(E);
+  Expected<HostBuffer> Buf = HostBuffer::create(Arg.Spec.Buf, Index);
+  if (!Buf)
+    return createStringError("parameter '%s': --arg '%s': %s",
+                             Param.Name.c_str(), Spec.str().c_str(),
+                             toString(Buf.takeError()).c_str());
+  Arg.Value = encodePointer(reinterpret_cast<uintptr_t>(Buf->data()));
+  Arg.Buffer = std::move(*Buf);
+  return Arg;
+}
+
+Expected<KernelArguments> KernelArguments::create(ArrayRef<ParamDesc> Params,
+                                                  ArrayRef<std::string> Specs) {
+  if (Error E = checkCount(Params, Specs))
+    return std::move(E);
+  KernelArguments Result;
+  Result.Arguments.reserve(Params.size());
+  for (auto [I, Param] : enumerate(Params)) {
+    Expected<BoundArgument> Arg = bindArgument(Param, Specs[I], I);
+    if (!Arg)
+      return Arg.takeError();
+    Result.Arguments.push_back(std::move(*Arg));
+  }
+  return Result;
+}
+
+SmallVector<void *, 8> KernelArguments::getKernelParams() {
+  SmallVector<void *, 8> Params;
+  for (BoundArgument &Arg : Arguments)
+    Params.push_back(Arg.Value.data());
+  return Params;
+}
+
+Error KernelArguments::writeOutputs(raw_ostream &OS) const {
+  Error Failures = Error::success();
+  for (const BoundArgument &Arg : Arguments) {
+    if (!Arg.Buffer)
+      continue;
+    const BufferOutput &Out = Arg.Spec.Buf.Output;
+    if (Out.Kind == BufferOutput::Print)
+      printBuffer(OS, Arg.Param.Name, *Arg.Buffer);
+    else if (Out.Kind == BufferOutput::File)
+      Failures =
+          joinErrors(std::move(Failures), writeBuffer(Out.Path, *Arg.Buffer));
+  }
+  return Failures;
+}
