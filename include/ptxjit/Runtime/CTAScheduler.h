@@ -1,0 +1,142 @@
+//===- CTAScheduler.h - Runs the warps of one CTA on a thread ---*- C++ -*-===//
+//
+// A CTA is run on the calling thread. A kernel without barriers runs its warps
+// one after another (runWithoutBarriers: no fibers). Otherwise each warp is a
+// fiber (run): a warp that must wait at a named barrier yields, and the next
+// ready warp runs. When no warp can run while some still wait, that is a
+// deadlock: the CTA stops with a CTADeadlockError and the waiting fibers are
+// abandoned, without unwinding.
+//
+// Warp code calls back into the scheduler that runs it (arrive, wait, ...),
+// always about the warp that is running. One scheduler per thread; several
+// may share a FiberStackPool. A scheduler keeps its stacks between CTAs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_RUNTIME_CTASCHEDULER_H
+#define PTXJIT_RUNTIME_CTASCHEDULER_H
+
+#include "ptxjit/Runtime/CTABarriers.h"
+#include "ptxjit/Runtime/Fiber.h"
+#include "ptxjit/Runtime/FiberStackPool.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <atomic>
+#include <memory>
+
+namespace ptxjit {
+namespace runtime {
+
+/// Runs one warp: all of its live lanes, from the kernel's entry to its exit.
+using WarpFn = void (*)(void *WarpCtx);
+
+/// One CTA to run.
+struct CTALaunch {
+  WarpFn Fn = nullptr;
+  /// Passed to Fn; one per warp, so the CTA has WarpCtxs.size() warps.
+  llvm::ArrayRef<void *> WarpCtxs;
+  /// Threads in the CTA: warps are full but the last one may be partial.
+  unsigned NumThreads = 0;
+  /// For messages.
+  llvm::StringRef KernelName;
+  unsigned CTAId[3] = {0, 0, 0};
+  /// When set, the CTA stops with a CTACancelledError the next time a warp
+  /// yields (run) or before the next warp starts (runWithoutBarriers).
+  const std::atomic<bool> *Cancel = nullptr;
+};
+
+class CTAScheduler {
+public:
+  explicit CTAScheduler(FiberStackPool &Pool);
+  /// Gives the stacks back to the pool.
+  ~CTAScheduler();
+  CTAScheduler(const CTAScheduler &) = delete;
+  CTAScheduler &operator=(const CTAScheduler &) = delete;
+
+  /// Runs the warps of L as fibers until all have exited.
+  llvm::Error run(const CTALaunch &L);
+  /// Calls the warps of L one after another on this stack; they must not
+  /// call arrive, wait or arriveAndWait.
+  llvm::Error runWithoutBarriers(const CTALaunch &L);
+
+  // The rest is called by the running warp, about itself.
+
+  /// Counts A.Lanes at the barrier; waiting lanes are then parked. Completes
+  /// the barrier if that was the last thread it needed. Never blocks.
+  void arrive(const BarrierArrival &A);
+  /// Suspends the warp until some of its parked lanes among Lanes are
+  /// released; returns those lanes (returned only once). Call it when all
+  /// live lanes of the warp are parked. Returns at once if some already are.
+  LaneMask wait(LaneMask Lanes = AllLanes);
+  /// arrive(A), then, if A.Wait, wait until A.Lanes are released. Returns the
+  /// bar.red result (0 for bar.sync and bar.arrive).
+  uint32_t arriveAndWait(const BarrierArrival &A);
+  /// The bar.red result of Barrier for the lanes it last released.
+  uint32_t reductionResult(unsigned Barrier) const {
+    return Barriers.reductionResult(Current, Barrier);
+  }
+  /// Lanes exit (PTX exit with other lanes still running). Lanes still live
+  /// when the warp function returns exit then.
+  void exitLanes(LaneMask Lanes);
+  /// Lets the other ready warps run first, e.g. in a loop spinning on a flag
+  /// that another warp sets. Does nothing without fibers.
+  void yield();
+
+  unsigned currentWarp() const { return Current; }
+  LaneMask liveLanes() const { return Barriers.liveLanes(Current); }
+  bool runsOnFibers() const { return OnFibers; }
+  const CTABarriers &barriers() const { return Barriers; }
+
+  /// Gives the stacks back to the pool (they are taken again when needed).
+  void releaseStacks();
+
+private:
+  enum class WarpState : uint8_t { Ready, Running, Blocked, Exited };
+  struct WarpSlot {
+    Fiber F;
+    CTAScheduler *Scheduler = nullptr;
+    unsigned Warp = 0;
+    WarpState State = WarpState::Ready;
+  };
+
+  static void warpMain(void *Slot);
+  llvm::Error startCTA(const CTALaunch &L, bool WithFibers);
+  void wake(unsigned Warp);
+  void pushReady(unsigned Warp);
+  bool popReady(unsigned &Warp);
+  /// Suspends the running warp (already marked Ready or Blocked) and runs the
+  /// next ready warp, or returns to run() if none is ready or the CTA stops.
+  void switchAway();
+  bool cancelRequested() const {
+    return Launch->Cancel && Launch->Cancel->load(std::memory_order_relaxed);
+  }
+  /// Stops the CTA with E and, on fibers, suspends the running warp for
+  /// good: the caller's frame must own nothing (build E in another function).
+  void stopFromWarp(llvm::Error E);
+  std::string ctaName() const;
+  llvm::Error warpError(const llvm::Twine &Message) const;
+  llvm::Error warpError(llvm::Error Cause) const;
+  llvm::Error cancelledError() const;
+  llvm::Error deadlockError() const;
+
+  FiberStackPool &Pool;
+  llvm::SmallVector<std::unique_ptr<WarpSlot>, 0> Slots;
+  CTABarriers Barriers;
+  const CTALaunch *Launch = nullptr;
+  unsigned NumWarps = 0;
+  unsigned Current = 0;
+  bool OnFibers = false;
+  /// Set by a warp to stop the CTA; run() returns it.
+  llvm::Error Stop = llvm::Error::success();
+  /// Ring of ready warps; each warp is in it at most once.
+  llvm::SmallVector<unsigned, 32> ReadyRing;
+  unsigned ReadyHead = 0;
+  unsigned ReadyCount = 0;
+};
+
+} // namespace runtime
+} // namespace ptxjit
+
+#endif
