@@ -57,8 +57,11 @@ public:
 
   /// Runs the warps of L as fibers until all have exited.
   llvm::Error run(const CTALaunch &L);
-  /// Calls the warps of L one after another on this stack; they must not
-  /// call arrive, wait or arriveAndWait.
+  /// Calls the warps of L one after another on this stack, for kernels
+  /// without barriers. Barriers still work while no warp has to wait (always
+  /// so in a one-warp CTA); a warp that would have to wait stops the CTA with
+  /// an error, its lanes are let through so that it ends, and no warp after
+  /// it runs.
   llvm::Error runWithoutBarriers(const CTALaunch &L);
 
   // The rest is called by the running warp, about itself.
