@@ -1,0 +1,559 @@
+//===- InstructionVerifier.cpp - Operands and types of PTX instructions ---===//
+//
+// Each instruction's operands are matched against its shapes in Opcodes.def
+// (the alternative is chosen by the operand count), then each operand is
+// checked for its kind (register, literal, address, label, vector, ...) and
+// for its type by the rules in TypeRules.h.
+//
+// Instructions ptx-jit cannot run yet (OpUnsupported: mbarrier, ldmatrix,
+// mma, wmma) are verified like any other and not reported here: the front
+// end represents them fully, so `check` accepts every valid module, and
+// whether an instruction can be lowered is IRGen's question to answer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "VerifierImpl.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+using namespace ptxjit::ptx;
+
+struct FunctionVerifier::InstCtx {
+  const Instruction &I;
+  StringRef Text; ///< the opcode as written: "ld.global.v2.f32"
+
+  void kind(DiagnosticEngine &Diags, const Operand &Op, unsigned OpNo,
+            const Twine &What) const {
+    Diags.report(Op.Loc, DiagID::err_operand_kind, OpNo, Text, What.str());
+  }
+};
+
+/// The shape alternatives of an opcode with the commas removed:
+/// "d,a,a|d,a,a,a" becomes {"daa", "daaa"}.
+static ArrayRef<std::string> getShapes(Opcode Op) {
+  static const std::vector<SmallVector<std::string, 4>> Table = [] {
+    std::vector<SmallVector<std::string, 4>> T(getNumOpcodes());
+    for (unsigned I = 0; I != T.size(); ++I) {
+      SmallVector<StringRef, 4> Alternatives;
+      getOpcodeInfo(static_cast<Opcode>(I)).Shapes.split(Alternatives, '|');
+      for (StringRef A : Alternatives) {
+        std::string Letters;
+        for (char C : A)
+          if (C != ',')
+            Letters += C;
+        T[I].push_back(std::move(Letters));
+      }
+    }
+    return T;
+  }();
+  return Table[static_cast<unsigned>(Op)];
+}
+
+/// "2", "2 or 3", "0, 3 or 4".
+static std::string describeCounts(ArrayRef<unsigned> Counts) {
+  std::string S;
+  for (unsigned I = 0, E = Counts.size(); I != E; ++I) {
+    if (I)
+      S += I + 1 == E ? " or " : ", ";
+    S += utostr(Counts[I]);
+  }
+  return S;
+}
+
+static std::string describeOperandCounts(Opcode Op) {
+  SmallVector<unsigned, 4> Counts;
+  for (const std::string &S : getShapes(Op))
+    Counts.push_back(S.size());
+  llvm::sort(Counts);
+  Counts.erase(std::unique(Counts.begin(), Counts.end()), Counts.end());
+  return describeCounts(Counts);
+}
+
+static std::string describeTypeCounts(unsigned Min, unsigned Max) {
+  SmallVector<unsigned, 4> Counts;
+  if (Max > Min + 1)
+    return utostr(Min) + " to " + utostr(Max);
+  for (unsigned N = Min; N <= Max; ++N)
+    Counts.push_back(N);
+  return describeCounts(Counts);
+}
+
+/// The opcode with its suffixes as written in the source.
+static StringRef getOpcodeText(const Instruction &I, StringRef Buffer) {
+  const char *Begin = I.Loc.getPointer();
+  if (!Begin || Begin < Buffer.begin() || Begin >= Buffer.end())
+    return getSpelling(I.Op);
+  const char *End = Begin;
+  while (End != Buffer.end() && !isSpace(*End) && *End != ';' && *End != '{' &&
+         *End != '[')
+    ++End;
+  return StringRef(Begin, End - Begin);
+}
+
+/// ld, st and cvt let a register be wider than the instruction type.
+static bool hasRelaxedTypes(Opcode Op) {
+  return Op == Opcode::Ld || Op == Opcode::Ldu || Op == Opcode::St ||
+         Op == Opcode::Cvt;
+}
+
+/// Instructions whose .v2/.v4/.v8 make their data operands vectors.
+static bool hasVectorData(Opcode Op) {
+  return Op == Opcode::Ld || Op == Opcode::Ldu || Op == Opcode::St ||
+         Op == Opcode::Atom || Op == Opcode::Red;
+}
+
+/// Instructions whose destination may be a pair `d|p`.
+static bool allowsPredPair(Opcode Op) {
+  return Op == Opcode::Setp || Op == Opcode::Shfl || Op == Opcode::Match;
+}
+
+static bool isAddressSized(ScalarType T) {
+  unsigned Bits = getBitWidth(T);
+  return isInteger(T) && (Bits == 32 || Bits == 64);
+}
+
+/// The type an operand with this shape letter must have.
+static ScalarType getExpectedType(const Instruction &I, unsigned Idx,
+                                  char Letter) {
+  ScalarType T0 = I.getType(0);
+  switch (Letter) {
+  case 'd':
+  case 'a':
+    // mul.wide writes, and mad.wide also adds, twice the source width.
+    if ((I.Op == Opcode::Mul || I.Op == Opcode::Mad) &&
+        I.hasModifier(Modifier::Wide) &&
+        (Letter == 'd' || (I.Op == Opcode::Mad && Idx == 3)))
+      return getWideType(T0);
+    return T0;
+  case 'b':
+    return I.getType(1);
+  case 'w':
+    return getWideType(T0);
+  case 'r':
+  case 'u':
+    return ScalarType::U32;
+  case 'p':
+    return ScalarType::Pred;
+  default:
+    return ScalarType::None;
+  }
+}
+
+void FunctionVerifier::verifyInstruction(const Instruction &I) {
+  InstCtx C{I, getOpcodeText(I, M.getSourceText())};
+  if (!I.GuardPredicate.empty())
+    checkGuard(I);
+
+  const OpcodeInfo &Info = getOpcodeInfo(I.Op);
+  unsigned NumTypes = I.Types.size();
+  if (NumTypes < Info.MinTypes || NumTypes > Info.MaxTypes) {
+    Diags.report(I.Loc, DiagID::err_type_count, C.Text,
+                 describeTypeCounts(Info.MinTypes, Info.MaxTypes), NumTypes);
+    // Types would be checked against the wrong suffixes; names still count.
+    for (const Operand &Op : I.Operands)
+      checkNames(Op);
+    return;
+  }
+  checkModifierTypes(C);
+
+  if (I.Op == Opcode::Call)
+    return verifyCall(C);
+
+  ArrayRef<std::string> Shapes = getShapes(I.Op);
+  const std::string *Shape = nullptr;
+  for (const std::string &S : Shapes)
+    if (S.size() == I.Operands.size()) {
+      Shape = &S;
+      break;
+    }
+  if (!Shape) {
+    Diags.report(I.Loc, DiagID::err_operand_count, C.Text,
+                 describeOperandCounts(I.Op), I.Operands.size());
+    for (const Operand &Op : I.Operands)
+      checkNames(Op);
+    return;
+  }
+  for (unsigned Idx = 0, E = I.Operands.size(); Idx != E; ++Idx)
+    verifyOperand(C, Idx, (*Shape)[Idx]);
+}
+
+void FunctionVerifier::checkModifierTypes(const InstCtx &C) {
+  const Instruction &I = C.I;
+  ScalarType T = I.getType(0);
+  TypeKind K = getTypeKind(T);
+  bool IsInt = T != ScalarType::None &&
+               (K == TypeKind::Signed || K == TypeKind::Unsigned);
+  bool SetsCarry =
+      (I.Op == Opcode::Add || I.Op == Opcode::Sub || I.Op == Opcode::Mad) &&
+      I.hasModifier(Modifier::Cc);
+  bool UsesCarry =
+      I.Op == Opcode::AddC || I.Op == Opcode::SubC || I.Op == Opcode::MadC;
+  if ((SetsCarry || UsesCarry) &&
+      !(IsInt && (getBitWidth(T) == 32 || getBitWidth(T) == 64)))
+    Diags.report(I.Loc, DiagID::err_carry_type, C.Text);
+  if ((I.Op == Opcode::Mul || I.Op == Opcode::Mad) &&
+      I.hasModifier(Modifier::Wide) &&
+      !(IsInt && getWideType(T) != ScalarType::None))
+    Diags.report(I.Loc, DiagID::err_wide_type, C.Text);
+}
+
+void FunctionVerifier::verifyOperand(const InstCtx &C, unsigned Idx,
+                                     char Letter) {
+  const Instruction &I = C.I;
+  const Operand &Op = I.Operands[Idx];
+  unsigned OpNo = Idx + 1;
+  switch (Letter) {
+  case 'm':
+    return checkAddress(C, OpNo, Op);
+  case 'l':
+    return checkLabelOperand(C, OpNo, Op);
+  case 'x':
+    return checkNames(Op);
+  case 's':
+    if (Op.Kind != Operand::Symbol)
+      return C.kind(Diags, Op, OpNo, "a variable or function name");
+    return checkNames(Op);
+  default:
+    break;
+  }
+
+  bool IsDest = Letter == 'd' || Letter == 'r' || Letter == 'w' ||
+                (Letter == 'p' && Idx == 0);
+  ScalarType Ty = getExpectedType(I, Idx, Letter);
+  bool Relaxed = hasRelaxedTypes(I.Op) &&
+                 (Letter == 'd' || Letter == 'a' || Letter == 'b');
+  bool VectorData = hasVectorData(I.Op) && I.VectorWidth > 1 &&
+                    (Letter == 'd' || Letter == 'a');
+  if (VectorData || Op.Kind == Operand::Vector)
+    return checkVector(C, OpNo, Op, Ty, IsDest, Relaxed);
+  if (Op.Kind == Operand::PredPair) {
+    if (IsDest && Idx == 0 && allowsPredPair(I.Op))
+      return checkPredPair(C, OpNo, Op, Ty);
+    C.kind(Diags, Op, OpNo, "a single register, not a pair");
+    return checkNames(Op);
+  }
+  bool AllowAddressOf =
+      (I.Op == Opcode::Mov || I.Op == Opcode::Cvta) && Letter == 'a';
+  checkScalar(C, OpNo, Op, Ty, IsDest, Relaxed, AllowAddressOf);
+}
+
+void FunctionVerifier::checkScalar(const InstCtx &C, unsigned OpNo,
+                                   const Operand &Op, ScalarType Ty,
+                                   bool IsDest, bool Relaxed,
+                                   bool AllowAddressOf) {
+  StringRef Want = IsDest ? "a register" : "a register or a literal";
+  auto CheckLiteral = [&](LiteralKind L, StringRef What) {
+    if (IsDest)
+      return C.kind(Diags, Op, OpNo, Want);
+    if (!immediateFits(L, Ty))
+      Diags.report(Op.Loc, DiagID::err_literal_type, OpNo, C.Text, What,
+                   getSpelling(Ty));
+  };
+
+  switch (Op.Kind) {
+  case Operand::Sink:
+    if (!IsDest)
+      C.kind(Diags, Op, OpNo, Want);
+    return;
+  case Operand::IntImm:
+    return CheckLiteral(LiteralKind::Integer, "an integer literal");
+  case Operand::FloatImm:
+    return CheckLiteral(LiteralKind::Float32, "an .f32 literal");
+  case Operand::DoubleImm:
+    return CheckLiteral(LiteralKind::Float64, "an .f64 literal");
+  case Operand::Vector:
+  case Operand::PredPair:
+  case Operand::Address:
+    C.kind(Diags, Op, OpNo, Want);
+    return checkNames(Op);
+  case Operand::Register:
+  case Operand::Symbol:
+    break;
+  }
+
+  // !%p is a predicate source; anywhere else it is meaningless.
+  if (Op.Negated && (IsDest || Ty != ScalarType::Pred))
+    Diags.report(Op.Loc, DiagID::err_negated_operand, OpNo, C.Text);
+
+  NameRef R = resolve(Op.Name);
+  switch (R.Kind) {
+  case NameRef::None:
+    return reportUndefined(Op);
+  case NameRef::WarpSize:
+    return CheckLiteral(LiteralKind::Integer, "an integer literal");
+  case NameRef::Variable:
+  case NameRef::Function:
+    // mov and cvta take the address of a variable or function.
+    if (!AllowAddressOf)
+      return C.kind(Diags, Op, OpNo, Want);
+    if (Ty != ScalarType::None && !isAddressSized(Ty))
+      Diags.report(Op.Loc, DiagID::err_literal_type, OpNo, C.Text,
+                   ("the address of '" + Op.Name + "'").str(), getSpelling(Ty));
+    return;
+  case NameRef::Register:
+  case NameRef::SpecialReg:
+    break;
+  }
+
+  if (Op.Component) {
+    size_t Lane = StringRef("xyzw").find(Op.Component);
+    if (R.VectorWidth == 1 || Lane >= R.VectorWidth)
+      return Diags.report(Op.Loc, DiagID::err_no_component, Op.Name,
+                          StringRef(&Op.Component, 1));
+  } else if (R.VectorWidth != 1) {
+    if (R.Kind == NameRef::SpecialReg)
+      return Diags.report(Op.Loc, DiagID::err_sreg_component, Op.Name);
+    return C.kind(Diags, Op, OpNo, "a scalar register or one component");
+  }
+  if (IsDest && R.Kind == NameRef::SpecialReg)
+    return Diags.report(Op.Loc, DiagID::err_sreg_write, Op.Name);
+  if (Ty == ScalarType::None)
+    return;
+  bool Fits = Relaxed ? typesAgreeRelaxed(Ty, R.Type) : typesAgree(Ty, R.Type);
+  if (!Fits)
+    Diags.report(Op.Loc, DiagID::err_operand_type, OpNo, C.Text,
+                 getSpelling(R.Type), getSpelling(Ty));
+}
+
+void FunctionVerifier::checkVector(const InstCtx &C, unsigned OpNo,
+                                   const Operand &Op, ScalarType Ty,
+                                   bool IsDest, bool Relaxed) {
+  const Instruction &I = C.I;
+  unsigned Width = I.VectorWidth;
+  if (hasVectorData(I.Op) && Width > 1) {
+    // A register declared .v4 may stand for the whole vector.
+    if ((Op.Kind == Operand::Register || Op.Kind == Operand::Symbol) &&
+        !Op.Component) {
+      NameRef R = resolve(Op.Name);
+      if (R.Kind == NameRef::Register && R.VectorWidth == Width) {
+        bool Fits =
+            Relaxed ? typesAgreeRelaxed(Ty, R.Type) : typesAgree(Ty, R.Type);
+        if (!Fits)
+          Diags.report(Op.Loc, DiagID::err_operand_type, OpNo, C.Text,
+                       getSpelling(R.Type), getSpelling(Ty));
+        return;
+      }
+    }
+    if (Op.Kind != Operand::Vector || Op.Elements.size() != Width) {
+      Diags.report(Op.Loc, DiagID::err_vector_width, C.Text, Width);
+      return checkNames(Op);
+    }
+    for (const Operand &E : Op.Elements)
+      checkScalar(C, OpNo, E, Ty, IsDest, Relaxed, /*AllowAddressOf=*/false);
+    return;
+  }
+
+  if (I.Op == Opcode::Mov && I.VectorWidth == 1) {
+    // Packing and unpacking: the elements split the instruction type
+    // evenly, as in mov.b64 %rd1, {%r1, %r2}.
+    unsigned N = Op.Elements.size();
+    ScalarType ElemTy = ScalarType::None;
+    if (Ty != ScalarType::None) {
+      unsigned Bits = getBitWidth(Ty);
+      if (N >= 2 && Bits % N == 0 && Ty != ScalarType::Pred)
+        ElemTy = getBitType(Bits / N);
+      if (ElemTy == ScalarType::None) {
+        C.kind(Diags, Op, OpNo,
+               "a register, or a vector whose elements split " +
+                   getSpelling(Ty) + " evenly");
+        return checkNames(Op);
+      }
+    }
+    for (const Operand &E : Op.Elements)
+      checkScalar(C, OpNo, E, ElemTy, IsDest, /*Relaxed=*/false,
+                  /*AllowAddressOf=*/false);
+    return;
+  }
+
+  C.kind(Diags, Op, OpNo,
+         hasVectorData(I.Op)
+             ? "a single register (a vector needs .v2, .v4 or .v8)"
+             : (IsDest ? "a register" : "a register or a literal"));
+  checkNames(Op);
+}
+
+void FunctionVerifier::checkPredPair(const InstCtx &C, unsigned OpNo,
+                                     const Operand &Op, ScalarType Ty) {
+  checkScalar(C, OpNo, Op.Elements[0], Ty, /*IsDest=*/true, false, false);
+  checkScalar(C, OpNo, Op.Elements[1], ScalarType::Pred, /*IsDest=*/true, false,
+              false);
+}
+
+void FunctionVerifier::checkAddress(const InstCtx &C, unsigned OpNo,
+                                    const Operand &Op) {
+  if (Op.Kind != Operand::Address) {
+    C.kind(Diags, Op, OpNo, "a memory address [...]");
+    return checkNames(Op);
+  }
+  if (Op.Name.empty())
+    return; // [4096]: an absolute address
+  NameRef R = resolve(Op.Name);
+  switch (R.Kind) {
+  case NameRef::None:
+    return reportUndefined(locOf(Op.Name), Op.Name);
+  case NameRef::Variable:
+    return;
+  case NameRef::Register:
+  case NameRef::SpecialReg:
+    if (R.VectorWidth != 1 || !isAddressSized(R.Type))
+      Diags.report(locOf(Op.Name), DiagID::err_operand_type, OpNo, C.Text,
+                   getSpelling(R.Type), "an address (.u32 or .u64)");
+    return;
+  default:
+    C.kind(Diags, Op, OpNo, "the address of a variable or in a register");
+    return;
+  }
+}
+
+void FunctionVerifier::checkLabelOperand(const InstCtx &C, unsigned OpNo,
+                                         const Operand &Op) {
+  bool IsTable = C.I.Op == Opcode::BrxIdx;
+  StringRef Want = IsTable ? "a .branchtargets label" : "a label";
+  if (Op.Kind != Operand::Symbol || Op.Value != 0) {
+    C.kind(Diags, Op, OpNo, Want);
+    return checkNames(Op);
+  }
+  const Statement *L = findLabel(Op.Name);
+  if (!L)
+    return Diags.report(Op.Loc, DiagID::err_undefined_label, Op.Name);
+  if (L->Kind != (IsTable ? Statement::BranchTargets : Statement::Label)) {
+    C.kind(Diags, Op, OpNo, Want);
+    Diags.report(L->Location, DiagID::note_declared_here);
+  }
+}
+
+void FunctionVerifier::checkNames(const Operand &Op) {
+  switch (Op.Kind) {
+  case Operand::Register:
+  case Operand::Symbol:
+    if (resolve(Op.Name).Kind == NameRef::None && !findLabel(Op.Name))
+      reportUndefined(Op);
+    return;
+  case Operand::Address:
+    if (!Op.Name.empty() && resolve(Op.Name).Kind == NameRef::None)
+      reportUndefined(locOf(Op.Name), Op.Name);
+    return;
+  case Operand::Vector:
+  case Operand::PredPair:
+    for (const Operand &E : Op.Elements)
+      checkNames(E);
+    return;
+  default:
+    return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+void FunctionVerifier::verifyCall(const InstCtx &C) {
+  const Instruction &I = C.I;
+  ArrayRef<Operand> Ops = I.Operands;
+  unsigned NumReturns = I.NumCallReturns, NumArgs = I.NumCallArgs;
+  if (NumReturns + 1 + NumArgs + I.HasCallPrototype != Ops.size()) {
+    for (const Operand &Op : Ops)
+      checkNames(Op);
+    return;
+  }
+  for (unsigned K = 0; K != NumReturns; ++K)
+    checkCallParam(C, K + 1, Ops[K], /*IsReturn=*/true);
+  for (unsigned K = 0; K != NumArgs; ++K)
+    checkCallParam(C, NumReturns + 2 + K, Ops[NumReturns + 1 + K],
+                   /*IsReturn=*/false);
+
+  const Operand &Callee = Ops[NumReturns];
+  unsigned CalleeNo = NumReturns + 1;
+  if (Callee.Kind != Operand::Register && Callee.Kind != Operand::Symbol)
+    return C.kind(Diags, Callee, CalleeNo, "a function or a register");
+  NameRef R = resolve(Callee.Name);
+  switch (R.Kind) {
+  case NameRef::None:
+    if (Callee.Kind == Operand::Register)
+      return reportUndefined(Callee);
+    return Diags.report(Callee.Loc, DiagID::err_undefined_function,
+                        Callee.Name);
+  case NameRef::Function:
+    if (R.Func->IsEntry)
+      return Diags.report(Callee.Loc, DiagID::err_call_kernel, Callee.Name);
+    return checkCallArity(Callee, Callee.Name, NumReturns, NumArgs,
+                          R.Func->Returns, R.Func->Params, locOf(R.Func->Name));
+  case NameRef::Register:
+    break;
+  default:
+    return Diags.report(Callee.Loc, DiagID::err_not_a_function, Callee.Name);
+  }
+
+  // An indirect call: the register holds a function's address, and the
+  // prototype gives the signature.
+  if (R.VectorWidth != 1 || !isAddressSized(R.Type))
+    Diags.report(Callee.Loc, DiagID::err_operand_type, CalleeNo, C.Text,
+                 getSpelling(R.Type), "a function address (.u32 or .u64)");
+  if (!I.HasCallPrototype)
+    return Diags.report(Callee.Loc, DiagID::err_indirect_call_prototype,
+                        Callee.Name);
+  const Operand &Proto = Ops.back();
+  unsigned ProtoNo = Ops.size();
+  if (Proto.Kind != Operand::Symbol)
+    return C.kind(Diags, Proto, ProtoNo, "a .callprototype label");
+  const Statement *L = findLabel(Proto.Name);
+  if (!L)
+    return Diags.report(Proto.Loc, DiagID::err_undefined_label, Proto.Name);
+  if (L->Kind != Statement::Prototype) {
+    C.kind(Diags, Proto, ProtoNo, "a .callprototype label");
+    return Diags.report(L->Location, DiagID::note_declared_here);
+  }
+  const CallPrototype &P = F.Prototypes[L->Index];
+  checkCallArity(Callee, Callee.Name, NumReturns, NumArgs, P.Returns, P.Params,
+                 L->Location);
+}
+
+void FunctionVerifier::checkCallParam(const InstCtx &C, unsigned OpNo,
+                                      const Operand &Op, bool IsReturn) {
+  StringRef Want = IsReturn ? "a .param variable or a register"
+                            : "a .param variable, a register or a literal";
+  switch (Op.Kind) {
+  case Operand::Register:
+  case Operand::Symbol: {
+    NameRef R = resolve(Op.Name);
+    if (R.Kind == NameRef::None)
+      return reportUndefined(Op);
+    if (R.Kind == NameRef::Register ||
+        (R.Kind == NameRef::Variable && R.Decl->Space == StateSpace::Param) ||
+        (!IsReturn && R.Kind == NameRef::WarpSize))
+      return;
+    return C.kind(Diags, Op, OpNo, Want);
+  }
+  case Operand::IntImm:
+  case Operand::FloatImm:
+  case Operand::DoubleImm:
+    if (IsReturn)
+      C.kind(Diags, Op, OpNo, Want);
+    return;
+  default:
+    C.kind(Diags, Op, OpNo, Want);
+    return checkNames(Op);
+  }
+}
+
+void FunctionVerifier::checkCallArity(const Operand &Callee, StringRef Name,
+                                      unsigned NumReturns, unsigned NumArgs,
+                                      const std::vector<VariableDecl> &Returns,
+                                      const std::vector<VariableDecl> &Params,
+                                      SMLoc DeclLoc) {
+  bool Mismatch = false;
+  if (NumReturns != Returns.size()) {
+    Diags.report(Callee.Loc, DiagID::err_call_arity, Name, NumReturns,
+                 NumReturns == 1 ? "return value" : "return values",
+                 Returns.size());
+    Mismatch = true;
+  }
+  if (NumArgs != Params.size()) {
+    Diags.report(Callee.Loc, DiagID::err_call_arity, Name, NumArgs,
+                 NumArgs == 1 ? "argument" : "arguments", Params.size());
+    Mismatch = true;
+  }
+  if (Mismatch)
+    Diags.report(DeclLoc, DiagID::note_declared_here);
+}

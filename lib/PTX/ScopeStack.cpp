@@ -1,0 +1,55 @@
+//===- ScopeStack.cpp - Block scopes and register ranges ------------------===//
+
+#include "VerifierImpl.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+using namespace ptxjit::ptx;
+
+const VariableDecl *ScopeStack::lookupIn(const Scope &S, StringRef Name) {
+  auto It = S.Names.find(Name);
+  if (It != S.Names.end())
+    return It->second;
+  if (S.Ranges.empty())
+    return nullptr;
+  // %r<N> declares %r0 ... %r<N-1>: split the trailing digits off. Ranges
+  // %r<..> and %r1<..> could both claim %r12, so try every split, the
+  // longest prefix first. "%r" alone is not declared, nor is an index with
+  // a leading zero ("%r07" for %r<8>).
+  size_t DigitsBegin = Name.size();
+  while (DigitsBegin != 0 && isDigit(Name[DigitsBegin - 1]))
+    --DigitsBegin;
+  for (size_t Split = Name.size(); Split-- > DigitsBegin && Split != 0;) {
+    StringRef Index = Name.substr(Split);
+    if (Index.size() > 1 && Index[0] == '0')
+      continue;
+    auto R = S.Ranges.find(Name.take_front(Split));
+    if (R == S.Ranges.end())
+      continue;
+    uint64_t N;
+    if (!Index.getAsInteger(10, N) && N < R->second->RangeCount)
+      return R->second;
+  }
+  return nullptr;
+}
+
+const VariableDecl *ScopeStack::declare(const VariableDecl &D) {
+  if (Scopes.empty())
+    push();
+  Scope &S = Scopes.back();
+  if (D.IsRange) {
+    auto [It, Inserted] = S.Ranges.try_emplace(D.Name, &D);
+    return Inserted ? nullptr : It->second;
+  }
+  if (const VariableDecl *Prev = lookupIn(S, D.Name))
+    return Prev;
+  S.Names[D.Name] = &D;
+  return nullptr;
+}
+
+const VariableDecl *ScopeStack::lookup(StringRef Name) const {
+  for (auto It = Scopes.rbegin(), E = Scopes.rend(); It != E; ++It)
+    if (const VariableDecl *D = lookupIn(*It, Name))
+      return D;
+  return nullptr;
+}

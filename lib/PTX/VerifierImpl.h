@@ -1,0 +1,144 @@
+//===- VerifierImpl.h - Internals of the PTX verifier -----------*- C++ -*-===//
+//
+// The verifier walks a module once: module-scope names first (Verifier.cpp),
+// then each function body in source order with a stack of block scopes
+// (FunctionVerifier.cpp), checking each instruction's operands against the
+// shapes in Opcodes.def and the type rules in TypeRules.h
+// (InstructionVerifier.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_LIB_PTX_VERIFIERIMPL_H
+#define PTXJIT_LIB_PTX_VERIFIERIMPL_H
+
+#include "ptxjit/PTX/AST.h"
+#include "ptxjit/PTX/Diagnostics.h"
+#include "ptxjit/PTX/TypeRules.h"
+#include "llvm/ADT/StringMap.h"
+#include <vector>
+
+namespace ptxjit {
+namespace ptx {
+
+/// Module-scope names: variables and functions share one namespace.
+struct ModuleSymbols {
+  /// The definition where there is one, else the first declaration.
+  llvm::StringMap<const VariableDecl *> Variables;
+  llvm::StringMap<const Function *> Functions;
+
+  const VariableDecl *findVariable(llvm::StringRef Name) const {
+    auto It = Variables.find(Name);
+    return It == Variables.end() ? nullptr : It->second;
+  }
+  const Function *findFunction(llvm::StringRef Name) const {
+    auto It = Functions.find(Name);
+    return It == Functions.end() ? nullptr : It->second;
+  }
+};
+
+/// The nested `{ }` blocks of a function body. Names declared in a block are
+/// visible from their declaration to the end of the block; an inner block
+/// may shadow an outer name.
+class ScopeStack {
+public:
+  void push() { Scopes.emplace_back(); }
+  void pop() {
+    if (!Scopes.empty())
+      Scopes.pop_back();
+  }
+  /// Declares D in the innermost block. Returns the declaration D clashes
+  /// with in that block, or null.
+  const VariableDecl *declare(const VariableDecl &D);
+  /// The innermost declaration of Name, expanding register ranges: %r7 is
+  /// declared by %r<8>.
+  const VariableDecl *lookup(llvm::StringRef Name) const;
+
+private:
+  struct Scope {
+    llvm::StringMap<const VariableDecl *> Names;
+    /// %r<N> declarations by prefix ("%r").
+    llvm::StringMap<const VariableDecl *> Ranges;
+  };
+  static const VariableDecl *lookupIn(const Scope &S, llvm::StringRef Name);
+  std::vector<Scope> Scopes;
+};
+
+/// What a name in an instruction refers to.
+struct NameRef {
+  enum KindTy : uint8_t {
+    None,
+    Register,   ///< a .reg variable (Type, VectorWidth)
+    SpecialReg, ///< %tid, %laneid, ... (Type; VectorWidth 4 for %tid etc.)
+    Variable,   ///< a variable in memory, whose address the name is
+    Function,
+    WarpSize, ///< the predefined constant WARP_SZ
+  };
+  KindTy Kind = None;
+  ScalarType Type = ScalarType::None;
+  uint8_t VectorWidth = 1;
+  const VariableDecl *Decl = nullptr; ///< Register, Variable
+  const ptx::Function *Func = nullptr;
+};
+
+/// Checks one function body.
+class FunctionVerifier {
+public:
+  FunctionVerifier(const Module &M, const ModuleSymbols &Syms,
+                   const Function &F, DiagnosticEngine &Diags)
+      : M(M), Syms(Syms), F(F), Diags(Diags) {}
+  void run();
+
+private:
+  // FunctionVerifier.cpp: names.
+  void collectLabels();
+  void checkBranchTargets(llvm::ArrayRef<llvm::StringRef> Targets);
+  void declareLocal(const VariableDecl &D);
+  void checkInitializer(const Initializer &Init);
+  NameRef resolve(llvm::StringRef Name) const;
+  const Statement *findLabel(llvm::StringRef Name) const;
+  void reportUndefined(llvm::SMLoc Loc, llvm::StringRef Name);
+  void reportUndefined(const Operand &Op) { reportUndefined(Op.Loc, Op.Name); }
+  void checkGuard(const Instruction &I);
+
+  // InstructionVerifier.cpp: operands and types.
+  struct InstCtx;
+  void verifyInstruction(const Instruction &I);
+  void checkModifierTypes(const InstCtx &C);
+  void verifyOperand(const InstCtx &C, unsigned Idx, char Letter);
+  void checkScalar(const InstCtx &C, unsigned OpNo, const Operand &Op,
+                   ScalarType Ty, bool IsDest, bool Relaxed,
+                   bool AllowAddressOf);
+  void checkVector(const InstCtx &C, unsigned OpNo, const Operand &Op,
+                   ScalarType Ty, bool IsDest, bool Relaxed);
+  void checkPredPair(const InstCtx &C, unsigned OpNo, const Operand &Op,
+                     ScalarType Ty);
+  void checkAddress(const InstCtx &C, unsigned OpNo, const Operand &Op);
+  void checkLabelOperand(const InstCtx &C, unsigned OpNo, const Operand &Op);
+  void checkNames(const Operand &Op);
+  void verifyCall(const InstCtx &C);
+  void checkCallParam(const InstCtx &C, unsigned OpNo, const Operand &Op,
+                      bool IsReturn);
+  void checkCallArity(const Operand &Callee, llvm::StringRef Name,
+                      unsigned NumReturns, unsigned NumArgs,
+                      const std::vector<VariableDecl> &Returns,
+                      const std::vector<VariableDecl> &Params,
+                      llvm::SMLoc DeclLoc);
+
+  const Module &M;
+  const ModuleSymbols &Syms;
+  const Function &F;
+  DiagnosticEngine &Diags;
+  ScopeStack Scopes;
+  /// Labels, .branchtargets and .callprototype names: function-wide.
+  llvm::StringMap<const Statement *> Labels;
+};
+
+/// The location of a name that points into the source buffer.
+inline llvm::SMLoc locOf(llvm::StringRef Name) {
+  return llvm::SMLoc::getFromPointer(Name.data());
+}
+
+} // namespace ptx
+} // namespace ptxjit
+
+#endif
