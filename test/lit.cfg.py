@@ -2,6 +2,7 @@
 import os
 
 import lit.formats
+import lit.util
 from lit.llvm import llvm_config
 
 config.name = "ptx-jit"
@@ -17,6 +18,14 @@ llvm_config.add_tool_substitutions(["ptx-jit"], [config.ptxjit_tools_dir])
 if config.have_fuzzer:
     llvm_config.add_tool_substitutions(["ptx-parse-fuzzer"], [config.ptxjit_tools_dir])
     config.available_features.add("fuzzer")
+
+# ptxas, from a CUDA toolkit, is optional: with it, tests check that the PTX
+# the printer writes is also valid for NVIDIA's assembler.
+cuda_bin = os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin")
+ptxas = lit.util.which("ptxas", os.pathsep.join([cuda_bin, os.environ.get("PATH", "")]))
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
 
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%srcroot", config.ptxjit_src_root))

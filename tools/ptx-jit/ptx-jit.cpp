@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/PTX/AST.h"
+#include "ptxjit/PTX/ASTEquivalence.h"
 #include "ptxjit/PTX/FrontEnd.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/PTX/Printer.h"
@@ -37,6 +38,12 @@ static cl::opt<unsigned> ErrorLimit("error-limit", cl::init(50),
 static cl::opt<bool> NoVerify("no-verify",
                               cl::desc("Parse only; skip the verifier"),
                               cl::sub(PrintCmd), cl::sub(CheckCmd));
+// For the round-trip tests: print, parse the text again in-process and
+// compare the two ASTs node by node instead of writing the text out.
+static cl::opt<bool> CheckRoundTrip(
+    "check-roundtrip", cl::Hidden,
+    cl::desc("Check that the printed module parses back to the same AST"),
+    cl::sub(PrintCmd));
 
 static int reportError(Error E) {
   handleAllErrors(std::move(E), [](const ErrorInfoBase &EI) {
@@ -66,7 +73,10 @@ int main(int argc, char **argv) {
     return reportError(M.takeError());
   if (ListCmd)
     ptx::printModuleSummary(**M, outs());
-  else if (PrintCmd)
+  else if (PrintCmd && CheckRoundTrip) {
+    if (Error E = ptx::checkRoundTrip(**M))
+      return reportError(std::move(E));
+  } else if (PrintCmd)
     ptx::printModule(**M, outs());
   return 0;
 }
