@@ -4,9 +4,13 @@
 //   check      parse and verify a PTX file
 //   list       print kernels, device functions and their parameters
 //   print      parse a PTX file and print it back (the AST printer)
+//   run        run one kernel with arguments given on the command line
+//   emit-llvm  print the warp-vectorized LLVM IR of a kernel
 //
 //===----------------------------------------------------------------------===//
 
+#include "ptxjit/Driver/RunKernel.h"
+#include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/ASTEquivalence.h"
 #include "ptxjit/PTX/FrontEnd.h"
@@ -16,6 +20,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 
 using namespace llvm;
 using namespace ptxjit;
@@ -27,14 +32,63 @@ static cl::SubCommand ListCmd("list",
 static cl::SubCommand PrintCmd("print",
                                "Parse a PTX file and print it back as PTX");
 
+static cl::SubCommand RunCmd("run", "Run one kernel of a PTX file");
+static cl::SubCommand EmitLLVMCmd(
+    "emit-llvm", "Print the warp-vectorized LLVM IR of a kernel");
+
 static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
                                       cl::desc("<file.ptx | ->"),
                                       cl::sub(CheckCmd), cl::sub(ListCmd),
-                                      cl::sub(PrintCmd));
+                                      cl::sub(PrintCmd), cl::sub(RunCmd),
+                                      cl::sub(EmitLLVMCmd));
 static cl::opt<unsigned> ErrorLimit("error-limit", cl::init(50),
                                     cl::desc("Stop printing after N errors"),
                                     cl::sub(CheckCmd), cl::sub(ListCmd),
-                                    cl::sub(PrintCmd));
+                                    cl::sub(PrintCmd), cl::sub(RunCmd),
+                                    cl::sub(EmitLLVMCmd));
+
+// run and emit-llvm.
+static cl::opt<std::string> KernelName("kernel",
+                                       cl::desc("Kernel to run (default: the "
+                                                "file's only .entry)"),
+                                       cl::value_desc("name"), cl::sub(RunCmd),
+                                       cl::sub(EmitLLVMCmd));
+static cl::alias KernelNameShort("k", cl::aliasopt(KernelName),
+                                 cl::desc("Alias for --kernel"));
+static cl::opt<std::string> GridDim("grid", cl::init("1"),
+                                    cl::desc("Grid size X[,Y[,Z]]"),
+                                    cl::value_desc("x,y,z"), cl::sub(RunCmd));
+static cl::alias GridDimShort("g", cl::aliasopt(GridDim),
+                              cl::desc("Alias for --grid"));
+static cl::opt<std::string> BlockDim("block", cl::init("1"),
+                                     cl::desc("Block size X[,Y[,Z]]"),
+                                     cl::value_desc("x,y,z"), cl::sub(RunCmd),
+                                     cl::sub(EmitLLVMCmd));
+static cl::alias BlockDimShort("b", cl::aliasopt(BlockDim),
+                               cl::desc("Alias for --block"));
+static cl::opt<unsigned> SharedBytes("shared", cl::init(0),
+                                     cl::desc("Dynamic shared memory in bytes"),
+                                     cl::value_desc("bytes"), cl::sub(RunCmd));
+static cl::list<std::string>
+    ArgSpecs("arg",
+             cl::desc("One kernel argument per parameter, in order: a scalar "
+                      "literal, or TYPE[COUNT][=INIT][>OUT] for a buffer"),
+             cl::value_desc("spec"), cl::sub(RunCmd));
+static cl::opt<unsigned> OptLevel("O", cl::init(2), cl::Prefix,
+                                  cl::desc("Optimization level 0-3 (default 2)"),
+                                  cl::sub(RunCmd), cl::sub(EmitLLVMCmd));
+static cl::opt<bool> PrintStats("stats",
+                                cl::desc("Print parse, JIT and run times and "
+                                         "the number of CTAs and warps"),
+                                cl::sub(RunCmd));
+static cl::opt<double> Timeout("timeout", cl::init(0),
+                               cl::desc("Stop a kernel that runs longer than "
+                                        "this many seconds"),
+                               cl::value_desc("seconds"), cl::sub(RunCmd));
+static cl::opt<unsigned> Threads("threads", cl::init(0),
+                                 cl::desc("Host threads running CTAs (default: "
+                                          "one per core)"),
+                                 cl::sub(RunCmd));
 static cl::opt<bool> NoVerify("no-verify",
                               cl::desc("Parse only; skip the verifier"),
                               cl::sub(PrintCmd), cl::sub(CheckCmd));
@@ -63,14 +117,48 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
                               "ptx-jit: run NVIDIA PTX kernels on the CPU\n");
-  if (!CheckCmd && !ListCmd && !PrintCmd) {
+  if (!CheckCmd && !ListCmd && !PrintCmd && !RunCmd && !EmitLLVMCmd) {
     WithColor::error(errs(), "ptx-jit")
         << "no subcommand given; see 'ptx-jit --help'\n";
     return 1;
   }
+  if (OptLevel > 3)
+    return reportError(createStringError(inconvertibleErrorCode(),
+                                         "-O must be 0, 1, 2 or 3"));
+  auto ParseStart = std::chrono::steady_clock::now();
   Expected<std::unique_ptr<ptx::Module>> M = load();
   if (!M)
     return reportError(M.takeError());
+  double ParseSeconds = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - ParseStart)
+                            .count();
+  if (RunCmd || EmitLLVMCmd) {
+    driver::RunOptions Opts;
+    Opts.Kernel = KernelName;
+    Opts.OptLevel = OptLevel;
+    if (Error E = driver::parseDim3(BlockDim, "block size", Opts.Block))
+      return reportError(std::move(E));
+    if (EmitLLVMCmd) {
+      Expected<const ptx::Function *> K = driver::selectKernel(**M, KernelName);
+      if (!K)
+        return reportError(K.takeError());
+      KernelShape Shape;
+      std::copy(Opts.Block, Opts.Block + 3, Shape.BlockDim);
+      if (Error E = KernelJIT::emitIR(**M, (*K)->Name, Shape, OptLevel, outs()))
+        return reportError(std::move(E));
+      return 0;
+    }
+    if (Error E = driver::parseDim3(GridDim, "grid size", Opts.Grid))
+      return reportError(std::move(E));
+    Opts.DynamicShared = SharedBytes;
+    Opts.Args.assign(ArgSpecs.begin(), ArgSpecs.end());
+    Opts.PrintStats = PrintStats;
+    Opts.TimeoutSeconds = Timeout;
+    Opts.Threads = Threads;
+    if (Error E = driver::runKernel(**M, Opts, ParseSeconds, outs(), errs()))
+      return reportError(std::move(E));
+    return 0;
+  }
   if (ListCmd)
     ptx::printModuleSummary(**M, outs());
   else if (PrintCmd && CheckRoundTrip) {

@@ -1,0 +1,51 @@
+//===- RunKernel.h - The `ptx-jit run` and `emit-llvm` commands -*- C++ -*-===//
+
+#ifndef PTXJIT_DRIVER_RUNKERNEL_H
+#define PTXJIT_DRIVER_RUNKERNEL_H
+
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace ptxjit {
+namespace ptx {
+class Module;
+struct Function;
+} // namespace ptx
+namespace driver {
+
+struct RunOptions {
+  std::string Kernel; ///< empty: the module's only .entry
+  uint32_t Grid[3] = {1, 1, 1};
+  uint32_t Block[3] = {1, 1, 1};
+  uint32_t DynamicShared = 0;
+  std::vector<std::string> Args;
+  unsigned OptLevel = 2;
+  bool PrintStats = false;
+  double TimeoutSeconds = 0; ///< 0: none
+  unsigned Threads = 0;      ///< 0: one per core
+};
+
+/// Parses "X[,Y[,Z]]" into three dimensions (missing ones are 1).
+llvm::Error parseDim3(llvm::StringRef Text, llvm::StringRef What,
+                      uint32_t Dims[3]);
+
+/// The kernel to run: Name, or the only .entry when Name is empty.
+llvm::Expected<const ptx::Function *> selectKernel(const ptx::Module &M,
+                                                   llvm::StringRef Name);
+
+/// Binds arguments, compiles, launches and prints the outputs on Out;
+/// --stats goes to Err. \p ParseSeconds is reported by --stats.
+llvm::Error runKernel(const ptx::Module &M, const RunOptions &Opts,
+                      double ParseSeconds, llvm::raw_ostream &Out,
+                      llvm::raw_ostream &Err);
+
+} // namespace driver
+} // namespace ptxjit
+
+#endif

@@ -1,0 +1,53 @@
+//===- IRGen.h - Lowering PTX kernels to warp-vectorized LLVM IR -*- C++ -*-===//
+
+#ifndef PTXJIT_IRGEN_IRGEN_H
+#define PTXJIT_IRGEN_IRGEN_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace ptxjit {
+namespace ptx {
+class Module;
+struct Function;
+} // namespace ptx
+
+/// What the generated code may assume about the launch. The block shape is
+/// a compile-time constant: it makes %ntid uniform constants and lets %tid.x
+/// be recognised as affine in the lane index.
+struct KernelShape {
+  uint32_t BlockDim[3] = {1, 1, 1};
+};
+
+/// Layout facts the runtime needs to launch the generated warp function.
+struct KernelLayout {
+  std::string WarpFunctionName;
+  uint64_t ParamBufferSize = 0;
+  /// Offset of each kernel parameter in the parameter buffer.
+  std::vector<uint64_t> ParamOffsets;
+  uint64_t StaticSharedSize = 0;
+  /// Where dynamic (extern) shared memory starts.
+  uint64_t DynamicSharedOffset = 0;
+  bool UsesCTABarriers = false;
+};
+
+/// Lowers the kernel named Kernel and every function it reaches into a new
+/// LLVM module. Errors name the PTX line of the construct that could not be
+/// lowered.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+emitKernel(const ptx::Module &M, llvm::StringRef Kernel,
+           const KernelShape &Shape, llvm::LLVMContext &Ctx,
+           KernelLayout &Layout);
+
+} // namespace ptxjit
+
+#endif

@@ -1,0 +1,67 @@
+//===- KernelJIT.h - Compiling PTX kernels with ORC LLJIT -------*- C++ -*-===//
+
+#ifndef PTXJIT_JIT_KERNELJIT_H
+#define PTXJIT_JIT_KERNELJIT_H
+
+#include "ptxjit/IRGen/IRGen.h"
+#include "ptxjit/IRGen/WarpABI.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+
+namespace llvm {
+namespace orc {
+class LLJIT;
+} // namespace orc
+class Module;
+class raw_ostream;
+} // namespace llvm
+
+namespace ptxjit {
+namespace ptx {
+class Module;
+} // namespace ptx
+
+/// A kernel compiled for one block shape, ready to launch.
+struct CompiledKernel {
+  WarpFunction Entry = nullptr;
+  KernelLayout Layout;
+  KernelShape Shape;
+  std::string Name;
+};
+
+struct JITOptions {
+  unsigned OptLevel = 2; ///< 0-3
+};
+
+class KernelJIT {
+public:
+  static llvm::Expected<std::unique_ptr<KernelJIT>>
+  create(const JITOptions &Opts = {});
+  ~KernelJIT();
+
+  /// Lowers, optimizes and compiles the kernel named Kernel (and only what
+  /// it reaches) for the block shape Shape.
+  llvm::Expected<CompiledKernel> compile(const ptx::Module &M,
+                                         llvm::StringRef Kernel,
+                                         const KernelShape &Shape);
+
+  /// The optimized LLVM IR of a kernel, as `emit-llvm` prints it.
+  static llvm::Error emitIR(const ptx::Module &M, llvm::StringRef Kernel,
+                            const KernelShape &Shape, unsigned OptLevel,
+                            llvm::raw_ostream &OS);
+
+private:
+  KernelJIT(std::unique_ptr<llvm::orc::LLJIT> J, const JITOptions &Opts);
+
+  std::unique_ptr<llvm::orc::LLJIT> J;
+  JITOptions Opts;
+  unsigned NextModule = 0;
+};
+
+/// Runs LLVM's standard pipeline at OptLevel on M for the host CPU.
+void optimizeModule(llvm::Module &M, unsigned OptLevel);
+
+} // namespace ptxjit
+
+#endif

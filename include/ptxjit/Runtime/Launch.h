@@ -1,0 +1,52 @@
+//===- Launch.h - Running a compiled kernel over a grid ---------*- C++ -*-===//
+//
+// The runtime's launch entry point, shared by `ptx-jit run` and the CUDA
+// runtime library: validates the configuration like a GPU would, then runs
+// the grid's CTAs on all cores, each CTA's warps one after another (or as
+// fibers when the kernel uses CTA barriers).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_RUNTIME_LAUNCH_H
+#define PTXJIT_RUNTIME_LAUNCH_H
+
+#include "llvm/Support/Error.h"
+#include <atomic>
+#include <cstdint>
+
+namespace ptxjit {
+
+struct CompiledKernel;
+struct KernelLayout;
+
+struct LaunchConfig {
+  uint32_t Grid[3] = {1, 1, 1};
+  uint32_t Block[3] = {1, 1, 1};
+  uint32_t DynamicSharedBytes = 0;
+  /// Host threads running CTAs; 0 means one per core.
+  unsigned NumThreads = 0;
+  /// Set from another thread to stop the launch (--timeout).
+  const std::atomic<bool> *Cancel = nullptr;
+};
+
+struct LaunchStats {
+  uint64_t CTAs = 0;
+  uint64_t Warps = 0;
+};
+
+/// GPU limits (compute capability 8.x).
+constexpr unsigned MaxThreadsPerBlock = 1024;
+constexpr unsigned MaxSharedBytesPerBlock = 48 * 1024;
+
+/// Checks what a GPU would reject: block and grid dimensions, shared memory.
+llvm::Error validateLaunch(const LaunchConfig &Config,
+                           const KernelLayout &Layout);
+
+/// Runs Kernel with Params (its parameter buffer, laid out as PTX declares).
+llvm::Error launchKernel(const CompiledKernel &Kernel, const void *Params,
+                         const LaunchConfig &Config,
+                         LaunchStats *Stats = nullptr);
+
+} // namespace ptxjit
+
+#endif

@@ -1,0 +1,178 @@
+//===- Conversion.cpp - cvt: integer, float and half conversions ----------===//
+//
+// Float to integer saturates; NaN gives 0, except from .f64 or into a 64-bit
+// integer, where it gives 1 << (bits-1) (PTX ISA 9.0). Integer rounding
+// modifiers (.rni .rzi .rmi .rpi) are applied before the conversion.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+#include "Semantics.h"
+#include "llvm/IR/Intrinsics.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+using ptx::Modifier;
+using ptx::ScalarType;
+
+static Value *roundToIntegral(IRBuilder<> &B, const ptx::Instruction &I,
+                              Value *V, bool DefaultTrunc) {
+  if (I.hasModifier(Modifier::Rni))
+    return B.CreateUnaryIntrinsic(Intrinsic::roundeven, V);
+  if (I.hasModifier(Modifier::Rzi))
+    return B.CreateUnaryIntrinsic(Intrinsic::trunc, V);
+  if (I.hasModifier(Modifier::Rmi))
+    return B.CreateUnaryIntrinsic(Intrinsic::floor, V);
+  if (I.hasModifier(Modifier::Rpi))
+    return B.CreateUnaryIntrinsic(Intrinsic::ceil, V);
+  return DefaultTrunc ? B.CreateUnaryIntrinsic(Intrinsic::trunc, V) : V;
+}
+
+static bool hasDirectedRounding(const ptx::Instruction &I) {
+  return I.hasModifier(Modifier::Rz) || I.hasModifier(Modifier::Rm) ||
+         I.hasModifier(Modifier::Rp);
+}
+
+static Value *floatToInt(FunctionLowering &FL, const ptx::Instruction &I,
+                         Value *V, ScalarType From, ScalarType To) {
+  IRBuilder<> &B = FL.B;
+  V = roundToIntegral(B, I, V, /*DefaultTrunc=*/true);
+  unsigned Bits = ptx::getBitWidth(To);
+  bool Signed = ptx::isSigned(To);
+  Type *IntTy = B.getIntNTy(Bits);
+  if (V->getType()->isVectorTy())
+    IntTy = FL.getVectorType(IntTy);
+  // fpto[su]i.sat saturates and maps NaN to 0.
+  Value *R = B.CreateIntrinsic(
+      Signed ? Intrinsic::fptosi_sat : Intrinsic::fptoui_sat,
+      {IntTy, V->getType()}, {V});
+  if (From == ScalarType::F64 || Bits == 64) {
+    Value *IsNaN = B.CreateFCmpUNO(V, V);
+    R = B.CreateSelect(IsNaN,
+                       ConstantInt::get(IntTy, APInt::getSignedMinValue(Bits)),
+                       R);
+  }
+  return R;
+}
+
+static Value *intToInt(FunctionLowering &FL, const ptx::Instruction &I,
+                       Value *V, ScalarType From, ScalarType To) {
+  IRBuilder<> &B = FL.B;
+  unsigned FromBits = ptx::getBitWidth(From), ToBits = ptx::getBitWidth(To);
+  bool FromSigned = ptx::isSigned(From), ToSigned = ptx::isSigned(To);
+  Type *ToTy = B.getIntNTy(ToBits);
+  if (V->getType()->isVectorTy())
+    ToTy = FL.getVectorType(ToTy);
+  if (!I.hasModifier(Modifier::Sat)) {
+    if (ToBits <= FromBits)
+      return B.CreateTrunc(V, ToTy);
+    return FromSigned ? B.CreateSExt(V, ToTy) : B.CreateZExt(V, ToTy);
+  }
+  // .sat: clamp the source value into the destination's range, computed in
+  // a type wide enough for both.
+  unsigned W = std::max(FromBits, ToBits) + 1;
+  Type *WTy = B.getIntNTy(W);
+  if (V->getType()->isVectorTy())
+    WTy = FL.getVectorType(WTy);
+  Value *X = FromSigned ? B.CreateSExt(V, WTy) : B.CreateZExt(V, WTy);
+  APInt Lo = ToSigned ? APInt::getSignedMinValue(ToBits).sext(W)
+                      : APInt::getZero(W);
+  APInt Hi = ToSigned ? APInt::getSignedMaxValue(ToBits).sext(W)
+                      : APInt::getMaxValue(ToBits).zext(W);
+  X = B.CreateBinaryIntrinsic(Intrinsic::smax, X, ConstantInt::get(WTy, Lo));
+  X = B.CreateBinaryIntrinsic(Intrinsic::smin, X, ConstantInt::get(WTy, Hi));
+  return B.CreateTrunc(X, ToTy);
+}
+
+Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
+  IRBuilder<> &B = FL.B;
+  ScalarType To = I.getType(0), From = I.getType(1);
+  if (I.Operands.size() < 2 || From == ScalarType::None)
+    return FL.error(I, "cvt needs a destination and a source type");
+  bool FromFloat = ptx::isFloat(From), ToFloat = ptx::isFloat(To);
+
+  if (To == ScalarType::F16x2 || To == ScalarType::BF16x2) {
+    // cvt.rn.f16x2.f32 d, a, b: a goes to the upper half, b to the lower.
+    if (I.Operands.size() != 3 || hasDirectedRounding(I))
+      return FL.error(I, "this form of cvt to a packed type is not supported yet");
+    ScalarType Half = To == ScalarType::F16x2 ? ScalarType::F16 : ScalarType::BF16;
+    Value *Parts[2];
+    bool Vector = false;
+    for (unsigned K = 0; K != 2; ++K) {
+      Expected<LaneValue> V = FL.read(I.Operands[1 + K], From);
+      if (!V)
+        return V.takeError();
+      Vector |= !V->isScalar();
+      Parts[K] = V->V;
+    }
+    Value *Packed = nullptr;
+    for (unsigned K = 0; K != 2; ++K) {
+      Value *V = Vector ? FL.widen(Parts[K]) : Parts[K];
+      Value *H = B.CreateFPTrunc(V, getArithType(FL, Half, Vector));
+      if (I.hasModifier(Modifier::Relu))
+        H = B.CreateBinaryIntrinsic(Intrinsic::maxnum, H,
+                                    ConstantFP::get(H->getType(), 0.0));
+      Value *Bits = B.CreateZExt(fromArith(FL, H, Half),
+                                 Vector ? (Type *)FL.getVectorType(B.getInt32Ty())
+                                        : B.getInt32Ty());
+      if (K == 0)
+        Bits = B.CreateShl(Bits, ConstantInt::get(Bits->getType(), 16));
+      Packed = Packed ? B.CreateOr(Packed, Bits) : Bits;
+    }
+    return FL.write(I.Operands[0], Packed, ScalarType::B32);
+  }
+
+  Expected<LaneValue> Src = FL.read(I.Operands[1], From);
+  if (!Src)
+    return Src.takeError();
+  Value *V = Src->V;
+  bool Vector = !Src->isScalar();
+  Value *R;
+  if (FromFloat && ToFloat) {
+    V = toArith(FL, V, From);
+    if (I.hasModifier(Modifier::Ftz))
+      V = flushSubnormal(FL, V);
+    Type *ToTy = getArithType(FL, To, Vector);
+    unsigned FromBits = ptx::getBitWidth(From), ToBits = ptx::getBitWidth(To);
+    if (ToBits < FromBits || (ToBits == FromBits && From != To)) {
+      if (hasDirectedRounding(I))
+        return FL.error(I, "cvt with .rz/.rm/.rp to a narrower float is not "
+                           "supported yet");
+      R = B.CreateFPTrunc(V, ToTy);
+    } else if (ToBits > FromBits) {
+      R = B.CreateFPExt(V, ToTy);
+    } else {
+      R = roundToIntegral(B, I, V, /*DefaultTrunc=*/false);
+    }
+    if (I.hasModifier(Modifier::Ftz))
+      R = flushSubnormal(FL, R);
+    if (I.hasModifier(Modifier::Sat))
+      R = saturate(FL, R);
+    if (I.hasModifier(Modifier::Relu))
+      R = B.CreateBinaryIntrinsic(Intrinsic::maxnum, R,
+                                  ConstantFP::get(R->getType(), 0.0));
+    R = fromArith(FL, R, To);
+  } else if (FromFloat) {
+    V = toArith(FL, V, From);
+    if (I.hasModifier(Modifier::Ftz))
+      V = flushSubnormal(FL, V);
+    // Narrow formats convert through f32, which holds them exactly.
+    if (From == ScalarType::F16 || From == ScalarType::BF16)
+      V = B.CreateFPExt(V, Vector ? (Type *)FL.getVectorType(B.getFloatTy())
+                                  : B.getFloatTy());
+    R = floatToInt(FL, I, V, From, To);
+  } else if (ToFloat) {
+    if (hasDirectedRounding(I))
+      return FL.error(I, "cvt with .rz/.rm/.rp from an integer is not "
+                         "supported yet");
+    Type *ToTy = getArithType(FL, To, Vector);
+    R = ptx::isSigned(From) ? B.CreateSIToFP(V, ToTy) : B.CreateUIToFP(V, ToTy);
+    if (I.hasModifier(Modifier::Sat))
+      R = saturate(FL, R);
+    R = fromArith(FL, R, To);
+  } else {
+    R = intToInt(FL, I, V, From, To);
+  }
+  return FL.write(I.Operands[0], R, To, ptx::isSigned(To));
+}

@@ -1,0 +1,924 @@
+//===- FunctionLowering.cpp - One PTX function as one warp function -------===//
+//
+// Control flow: each PTX basic block becomes an LLVM block that runs with the
+// lanes in MaskVar. Lanes parked elsewhere are in WaitingVar, and NextVar
+// holds, per lane, the reverse-post-order number of the block it waits at.
+// A branch that all running lanes take the same way, while nobody waits,
+// is a plain LLVM branch (the converged fast path). Otherwise lanes record
+// their targets and the dispatcher resumes the group waiting at the lowest
+// number, so groups meet again at the earliest common block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+#include "ptxjit/IRGen/WarpABI.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+using ptx::Opcode;
+using ptx::Operand;
+using ptx::ScalarType;
+using ptx::StateSpace;
+using ptx::Statement;
+
+FunctionLowering::FunctionLowering(ModuleLowering &ML, const ptx::Function &F,
+                                   Function *Fn, PTXCFG CFGIn)
+    : B(ML.Ctx), ML(ML), F(F), Fn(Fn), CFG(std::move(CFGIn)),
+      UI(ML.PM, F, CFG, ML.KS) {}
+
+Error FunctionLowering::error(const ptx::Instruction &I, const Twine &Msg) {
+  return ML.makeError(I.Loc, Msg);
+}
+
+//===----------------------------------------------------------------------===//
+// Types and lanes
+//===----------------------------------------------------------------------===//
+
+Type *FunctionLowering::getLaneType(ScalarType T) const {
+  LLVMContext &C = ML.Ctx;
+  if (T == ScalarType::Pred)
+    return Type::getInt1Ty(C);
+  if (T == ScalarType::F32)
+    return Type::getFloatTy(C);
+  if (T == ScalarType::F64)
+    return Type::getDoubleTy(C);
+  unsigned Bits = ptx::getBitWidth(T);
+  return Type::getIntNTy(C, Bits < 8 ? 8 : Bits);
+}
+
+VectorType *FunctionLowering::getVectorType(Type *Elt) const {
+  return FixedVectorType::get(Elt, Lanes);
+}
+
+Value *FunctionLowering::splat(Value *Scalar) {
+  return B.CreateVectorSplat(Lanes, Scalar);
+}
+
+Value *FunctionLowering::widen(Value *V) {
+  return V->getType()->isVectorTy() ? V : splat(V);
+}
+
+Value *FunctionLowering::coerce(Value *V, Type *To, bool Signed) {
+  Type *From = V->getType();
+  bool IsVec = From->isVectorTy();
+  Type *FromElt = From->getScalarType();
+  Type *ToTy = IsVec ? getVectorType(To) : To;
+  if (FromElt == To)
+    return V;
+  unsigned FromBits = FromElt->getPrimitiveSizeInBits();
+  unsigned ToBits = To->getPrimitiveSizeInBits();
+  auto IntOf = [&](Type *T) -> Type * {
+    Type *I = Type::getIntNTy(ML.Ctx, T->getPrimitiveSizeInBits());
+    return IsVec ? getVectorType(I) : I;
+  };
+  if (FromBits == ToBits)
+    return B.CreateBitCast(V, ToTy);
+  // Different widths: go through integers.
+  Value *AsInt = FromElt->isIntegerTy() ? V : B.CreateBitCast(V, IntOf(FromElt));
+  Type *ToInt = IntOf(To);
+  Value *Resized = ToBits < FromBits ? B.CreateTrunc(AsInt, ToInt)
+                   : Signed          ? B.CreateSExt(AsInt, ToInt)
+                                     : B.CreateZExt(AsInt, ToInt);
+  return To->isIntegerTy() ? Resized : B.CreateBitCast(Resized, ToTy);
+}
+
+Value *FunctionLowering::getMask() { return B.CreateLoad(B.getInt32Ty(), MaskVar); }
+
+Value *FunctionLowering::maskToVector(Value *Mask) {
+  return B.CreateBitCast(Mask, getVectorType(B.getInt1Ty()));
+}
+
+Value *FunctionLowering::laneIndices() {
+  SmallVector<Constant *, Lanes> Idx;
+  for (unsigned L = 0; L != Lanes; ++L)
+    Idx.push_back(B.getInt32(L));
+  return ConstantVector::get(Idx);
+}
+
+Value *FunctionLowering::getContextField(unsigned Field, Type *Ty) {
+  Value *Ptr = B.CreateStructGEP(ML.WarpCtxTy, CtxArg, Field);
+  return B.CreateLoad(Ty, Ptr);
+}
+
+AllocaInst *FunctionLowering::createTemporary(Type *Ty) {
+  IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
+  AllocaInst *A = EntryB.CreateAlloca(Ty);
+  B.CreateStore(Constant::getNullValue(Ty), A);
+  return A;
+}
+
+Value *FunctionLowering::readCarry() {
+  Type *Ty = getVectorType(B.getInt1Ty());
+  if (!CarryVar) {
+    IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
+    CarryVar = EntryB.CreateAlloca(Ty, nullptr, "carry");
+    EntryB.CreateStore(Constant::getNullValue(Ty), CarryVar);
+  }
+  return B.CreateLoad(Ty, CarryVar);
+}
+
+void FunctionLowering::writeCarry(Value *Carry) {
+  Value *Old = readCarry();
+  B.CreateStore(B.CreateSelect(maskToVector(InstMask), widen(Carry), Old),
+                CarryVar);
+}
+
+//===----------------------------------------------------------------------===//
+// Registers and variables
+//===----------------------------------------------------------------------===//
+
+void FunctionLowering::declareRegisters() {
+  auto Declare = [&](StringRef Name, ScalarType T) {
+    Register R;
+    R.Type = T;
+    R.Sh = UI.getRegister(Name);
+    Registers.try_emplace(Name, R);
+  };
+  auto DeclareAll = [&](const ptx::VariableDecl &V) {
+    if (V.Space != StateSpace::Reg)
+      return;
+    if (!V.IsRange) {
+      Declare(V.Name, V.Type);
+      return;
+    }
+    for (unsigned I = 0; I != V.RangeCount; ++I)
+      Declare((V.Name + Twine(I)).str(), V.Type);
+  };
+  for (const ptx::VariableDecl &V : F.Locals)
+    DeclareAll(V);
+  for (const ptx::VariableDecl &V : F.Params)
+    DeclareAll(V);
+  for (const ptx::VariableDecl &V : F.Returns)
+    DeclareAll(V);
+}
+
+FunctionLowering::Register *FunctionLowering::findRegister(StringRef Name) {
+  auto It = Registers.find(Name);
+  if (It == Registers.end())
+    return nullptr;
+  Register &R = It->second;
+  if (!R.Slot) {
+    Type *Elt = getLaneType(R.Type);
+    Type *Ty = R.Sh.isUniform() ? Elt : getVectorType(Elt);
+    IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
+    R.Slot = EntryB.CreateAlloca(Ty, nullptr, Name);
+    // Deterministic contents for registers read before written.
+    EntryB.CreateStore(Constant::getNullValue(Ty), R.Slot);
+  }
+  return &R;
+}
+
+void FunctionLowering::declareVariables() {
+  // .local variables share one frame per lane; .param variables in the body
+  // (call arguments) get lane-major storage.
+  IRBuilder<> EntryB(AllocaBB);
+  for (const ptx::VariableDecl &V : F.Locals) {
+    LocalVariable LV;
+    LV.Space = V.Space;
+    LV.Size = V.getSizeInBytes();
+    if (V.Space == StateSpace::Local) {
+      uint64_t Align = V.Align ? V.Align : std::max<uint64_t>(1, V.getElementSize());
+      FrameSize = alignTo(FrameSize, Align);
+      LV.Offset = FrameSize;
+      FrameSize += LV.Size;
+    } else if (V.Space == StateSpace::Param) {
+      LV.Storage = EntryB.CreateAlloca(
+          ArrayType::get(B.getInt8Ty(), Lanes * std::max<uint64_t>(LV.Size, 1)),
+          nullptr, V.Name);
+      cast<AllocaInst>(LV.Storage)->setAlignment(Align(16));
+    } else {
+      continue; // .reg handled elsewhere, .shared by ModuleLowering
+    }
+    Variables[V.Name] = LV;
+  }
+  if (FrameSize) {
+    FrameSize = alignTo(FrameSize, 16);
+    auto *Frame = EntryB.CreateAlloca(
+        ArrayType::get(B.getInt8Ty(), FrameSize * Lanes), nullptr, "local.frame");
+    Frame->setAlignment(Align(16));
+    LocalFrame = Frame;
+  }
+  if (F.IsEntry) {
+    SmallVector<uint64_t, 8> Offsets;
+    layoutKernelParams(F, Offsets);
+    for (unsigned I = 0; I != F.Params.size(); ++I) {
+      LocalVariable LV;
+      LV.Space = StateSpace::Param;
+      LV.IsKernelParam = true;
+      LV.Offset = Offsets[I];
+      LV.Size = F.Params[I].getSizeInBytes();
+      Variables[F.Params[I].Name] = LV;
+    }
+    return;
+  }
+  // Device function: arguments are (ctx, mask, returns..., params...).
+  unsigned ArgNo = 2;
+  auto Bind = [&](const ptx::VariableDecl &P) {
+    Value *Arg = Fn->getArg(ArgNo++);
+    if (P.Space != StateSpace::Param)
+      return; // .reg parameters are copied into registers in lower()
+    LocalVariable LV;
+    LV.Space = StateSpace::Param;
+    LV.Size = P.getSizeInBytes();
+    LV.Storage = Arg;
+    Variables[P.Name] = LV;
+  };
+  for (const ptx::VariableDecl &P : F.Returns)
+    Bind(P);
+  for (const ptx::VariableDecl &P : F.Params)
+    Bind(P);
+}
+
+//===----------------------------------------------------------------------===//
+// Operands
+//===----------------------------------------------------------------------===//
+
+static bool isSpecialRegisterName(StringRef N) {
+  static const char *const Names[] = {
+      "%tid",    "%ntid",   "%ctaid", "%nctaid",     "%laneid",
+      "%warpid", "%nwarpid", "%smid", "%nsmid",      "%gridid",
+      "%clock",  "%clock64", "%clock_hi", "%globaltimer", "%globaltimer_lo",
+      "%globaltimer_hi", "%lanemask_eq", "%lanemask_le", "%lanemask_lt",
+      "%lanemask_ge", "%lanemask_gt", "%dynamic_smem_size",
+      "%total_smem_size"};
+  return is_contained(Names, N) || N.starts_with("%envreg") ||
+         N.starts_with("%pm");
+}
+
+Expected<LaneValue> FunctionLowering::readSpecial(const Operand &Op) {
+  StringRef N = Op.Name;
+  Type *I32 = B.getInt32Ty();
+  auto Scalar = [&](Value *V) { return LaneValue{V, Shape::uniform()}; };
+  const uint32_t *D = ML.KS.BlockDim;
+  unsigned Dim = Op.Component == 'y' ? 1 : Op.Component == 'z' ? 2 : 0;
+  if (N == "%tid") {
+    Shape Sh = UI.getSpecial(N, Op.Component);
+    Value *WarpBase = B.CreateMul(getContextField(WCF_WarpIndex, I32),
+                                  B.getInt32(Lanes));
+    Value *Linear = Sh.isUniform()
+                        ? WarpBase
+                        : B.CreateAdd(splat(WarpBase), laneIndices());
+    auto C = [&](uint32_t V) -> Value * {
+      return Sh.isUniform() ? (Value *)B.getInt32(V) : splat(B.getInt32(V));
+    };
+    Value *R;
+    if (Dim == 0)
+      R = D[1] == 1 && D[2] == 1 ? Linear : B.CreateURem(Linear, C(D[0]));
+    else if (Dim == 1)
+      R = B.CreateURem(B.CreateUDiv(Linear, C(D[0])), C(D[1]));
+    else
+      R = B.CreateUDiv(Linear, C(D[0] * D[1]));
+    return LaneValue{R, Sh};
+  }
+  if (N == "%ntid")
+    return Scalar(B.getInt32(D[Dim]));
+  if (N == "%ctaid" || N == "%nctaid") {
+    unsigned Field = N == "%ctaid" ? WCF_CtaId : WCF_NCtaId;
+    Value *Arr = B.CreateStructGEP(ML.WarpCtxTy, CtxArg, Field);
+    Value *Ptr = B.CreateConstGEP1_32(I32, Arr, Dim);
+    return Scalar(B.CreateLoad(I32, Ptr));
+  }
+  if (N == "%laneid")
+    return LaneValue{laneIndices(), Shape::affine(1)};
+  if (N == "%warpid")
+    return Scalar(getContextField(WCF_WarpIndex, I32));
+  if (N == "%nwarpid")
+    return Scalar(B.getInt32((D[0] * D[1] * D[2] + Lanes - 1) / Lanes));
+  if (N == "%smid")
+    return Scalar(getContextField(WCF_SMId, I32));
+  if (N == "%nsmid")
+    return Scalar(getContextField(WCF_NSMId, I32));
+  if (N == "%gridid")
+    return Scalar(getContextField(WCF_GridId, B.getInt64Ty()));
+  if (N == "%dynamic_smem_size")
+    return Scalar(getContextField(WCF_DynamicSharedSize, I32));
+  if (N == "%total_smem_size")
+    return Scalar(getContextField(WCF_TotalSharedSize, I32));
+  if (N.starts_with("%lanemask_")) {
+    Value *Lane = laneIndices();
+    Value *One = splat(B.getInt32(1));
+    Value *Eq = B.CreateShl(One, Lane);
+    Value *Lt = B.CreateSub(Eq, One);
+    Value *Le = B.CreateOr(Lt, Eq);
+    StringRef Kind = N.drop_front(strlen("%lanemask_"));
+    Value *R = Kind == "eq"   ? Eq
+               : Kind == "lt" ? Lt
+               : Kind == "le" ? Le
+               : Kind == "ge" ? B.CreateNot(Lt)
+                              : B.CreateNot(Le);
+    return LaneValue{R, Shape::varying()};
+  }
+  if (N.starts_with("%clock") || N.starts_with("%globaltimer")) {
+    Value *TSC = B.CreateIntrinsic(Intrinsic::readcyclecounter, {});
+    if (N == "%clock64" || N == "%globaltimer")
+      return Scalar(TSC);
+    if (N == "%clock_hi" || N == "%globaltimer_hi")
+      return Scalar(B.CreateTrunc(B.CreateLShr(TSC, 32), I32));
+    return Scalar(B.CreateTrunc(TSC, I32));
+  }
+  // %envreg<N>, %pm<N>: zero, as on a GPU without a profiler attached.
+  return Scalar(B.getInt32(0));
+}
+
+Expected<LaneValue> FunctionLowering::symbolAddress(StringRef Name, int64_t Off,
+                                                    StateSpace *SpaceOut) {
+  Type *I64 = B.getInt64Ty();
+  auto It = Variables.find(Name);
+  if (It != Variables.end()) {
+    LocalVariable &LV = It->second;
+    if (SpaceOut)
+      *SpaceOut = LV.Space;
+    if (LV.Space == StateSpace::Local)
+      return LaneValue{B.getInt64(LV.Offset + Off), Shape::uniform()};
+    if (LV.IsKernelParam) {
+      Value *P = B.CreatePtrToInt(ParamsArg, I64);
+      return LaneValue{B.CreateAdd(P, B.getInt64(LV.Offset + Off)),
+                       Shape::uniform()};
+    }
+    // Lane-major parameter storage: lane L at Storage + L*Size.
+    Value *Base = B.CreatePtrToInt(LV.Storage, I64);
+    Value *Lane = B.CreateZExt(laneIndices(), getVectorType(I64));
+    Value *R = B.CreateAdd(
+        splat(B.CreateAdd(Base, B.getInt64(Off))),
+        B.CreateMul(Lane, splat(B.getInt64(LV.Size))));
+    return LaneValue{R, Shape::affine(LV.Size)};
+  }
+  auto Sh = ML.SharedOffsets.find(Name);
+  if (Sh != ML.SharedOffsets.end()) {
+    if (SpaceOut)
+      *SpaceOut = StateSpace::Shared;
+    return LaneValue{B.getInt64(Sh->second + Off), Shape::uniform()};
+  }
+  if (GlobalVariable *GV = ML.Globals.lookup(Name)) {
+    if (SpaceOut)
+      *SpaceOut = StateSpace::Global;
+    return LaneValue{B.CreateAdd(B.CreatePtrToInt(GV, I64), B.getInt64(Off)),
+                     Shape::uniform()};
+  }
+  if (const ptx::Function *Callee = ML.PM.findFunction(Name)) {
+    Expected<Function *> Fn = ML.getDeviceFunction(*Callee);
+    if (!Fn)
+      return Fn.takeError();
+    if (SpaceOut)
+      *SpaceOut = StateSpace::Global;
+    return LaneValue{B.CreatePtrToInt(*Fn, I64), Shape::uniform()};
+  }
+  return ML.makeError(CurInst ? CurInst->Loc : SMLoc(),
+                      "unknown symbol '" + Name + "'");
+}
+
+Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
+  Type *Ty = getLaneType(T);
+  bool Signed = ptx::isSigned(T);
+  switch (Op.Kind) {
+  case Operand::Register:
+  case Operand::Symbol: {
+    if (Op.Kind == Operand::Register && isSpecialRegisterName(Op.Name)) {
+      Expected<LaneValue> S = readSpecial(Op);
+      if (!S)
+        return S;
+      S->V = coerce(S->V, Ty, false);
+      return S;
+    }
+    if (Register *R = findRegister(Op.Name)) {
+      Value *V = B.CreateLoad(R->Slot->getAllocatedType(), R->Slot);
+      V = coerce(V, Ty, ptx::isSigned(R->Type));
+      if (Op.Negated)
+        V = B.CreateNot(V);
+      Shape Sh = R->Sh;
+      // A narrowed or reinterpreted affine value is no longer affine.
+      if (Sh.Kind == Shape::Affine &&
+          (Ty->getPrimitiveSizeInBits() <
+               getLaneType(R->Type)->getPrimitiveSizeInBits() ||
+           !Ty->isIntegerTy()))
+        Sh = Shape::varying();
+      return LaneValue{V, Sh};
+    }
+    if (Op.Kind == Operand::Register)
+      return ML.makeError(Op.Loc, "unknown register '" + Op.Name + "'");
+    Expected<LaneValue> A = symbolAddress(Op.Name, Op.Value, nullptr);
+    if (!A)
+      return A;
+    A->V = coerce(A->V, Ty, false);
+    return A;
+  }
+  case Operand::IntImm: {
+    if (Ty->isFloatingPointTy())
+      return LaneValue{ConstantFP::get(Ty, double(Op.Value)), Shape::uniform()};
+    if (Ty->isIntegerTy(1))
+      return LaneValue{B.getInt1(Op.Value != 0), Shape::uniform()};
+    return LaneValue{ConstantInt::get(Ty, Op.Value, Signed), Shape::uniform()};
+  }
+  case Operand::FloatImm:
+  case Operand::DoubleImm: {
+    bool IsF32 = Op.Kind == Operand::FloatImm;
+    APFloat Val = IsF32 ? APFloat(APFloat::IEEEsingle(),
+                                  APInt(32, uint32_t(Op.Value)))
+                        : APFloat(APFloat::IEEEdouble(),
+                                  APInt(64, uint64_t(Op.Value)));
+    if (Ty->isFloatingPointTy()) {
+      bool Lost;
+      Val.convert(Ty->getFltSemantics(), APFloat::rmNearestTiesToEven, &Lost);
+      return LaneValue{ConstantFP::get(Ty, Val), Shape::uniform()};
+    }
+    if (T == ScalarType::F16 || T == ScalarType::BF16) {
+      bool Lost;
+      Val.convert(T == ScalarType::F16 ? APFloat::IEEEhalf()
+                                       : APFloat::BFloat(),
+                  APFloat::rmNearestTiesToEven, &Lost);
+      return LaneValue{B.getInt(Val.bitcastToAPInt()), Shape::uniform()};
+    }
+    // A float literal in a bit-typed instruction is its bit pattern.
+    APInt Bits = Val.bitcastToAPInt();
+    return LaneValue{ConstantInt::get(Ty, Bits.zextOrTrunc(
+                                              Ty->getIntegerBitWidth())),
+                     Shape::uniform()};
+  }
+  case Operand::Vector: {
+    // {a, b}: packs the elements, the first in the low bits.
+    unsigned Bits = Ty->getPrimitiveSizeInBits();
+    unsigned N = Op.Elements.size();
+    if (!N || Bits % N)
+      return ML.makeError(Op.Loc, "cannot pack this vector operand");
+    Type *EltTy = B.getIntNTy(Bits / N);
+    Type *WideTy = B.getIntNTy(Bits);
+    Value *Acc = nullptr;
+    bool AllUniform = true;
+    SmallVector<Value *, 4> Parts;
+    for (const Operand &E : Op.Elements) {
+      Expected<LaneValue> EV = read(E, ptx::lookupScalarType(
+                                           (".b" + Twine(Bits / N)).str())
+                                           .value_or(ScalarType::B32));
+      if (!EV)
+        return EV;
+      AllUniform &= EV->isScalar();
+      Parts.push_back(coerce(EV->V, EltTy, false));
+    }
+    for (unsigned I = 0; I != N; ++I) {
+      Value *P = AllUniform ? Parts[I] : widen(Parts[I]);
+      Value *Wide = B.CreateZExt(P, AllUniform ? WideTy : getVectorType(WideTy));
+      Value *Shifted = I == 0 ? Wide
+                              : B.CreateShl(Wide, AllUniform
+                                                      ? ConstantInt::get(WideTy, I * (Bits / N))
+                                                      : splat(ConstantInt::get(WideTy, I * (Bits / N))));
+      Acc = Acc ? B.CreateOr(Acc, Shifted) : Shifted;
+    }
+    return LaneValue{coerce(Acc, Ty, false),
+                     AllUniform ? Shape::uniform() : Shape::varying()};
+  }
+  default:
+    return ML.makeError(Op.Loc, "unsupported operand");
+  }
+}
+
+Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
+                              bool Signed) {
+  if (Dst.Kind == Operand::Sink)
+    return Error::success();
+  if (Dst.Kind != Operand::Register && Dst.Kind != Operand::Symbol)
+    return ML.makeError(Dst.Loc, "destination must be a register");
+  Register *R = findRegister(Dst.Name);
+  if (!R)
+    return ML.makeError(Dst.Loc, "unknown register '" + Dst.Name + "'");
+  Type *SlotTy = R->Slot->getAllocatedType();
+  Type *Elt = SlotTy->getScalarType();
+  V = coerce(V, Elt, Signed);
+  Value *Old = B.CreateLoad(SlotTy, R->Slot);
+  bool Guarded = CurInst && !CurInst->GuardPredicate.empty();
+  if (!SlotTy->isVectorTy()) {
+    if (V->getType()->isVectorTy()) {
+      // Uniform by analysis: any active lane holds the value.
+      Value *First = B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
+                                       {InstMask, B.getTrue()});
+      V = B.CreateExtractElement(V, B.CreateAnd(First, B.getInt32(31)));
+    }
+    if (Guarded)
+      V = B.CreateSelect(B.CreateICmpNE(InstMask, B.getInt32(0)), V, Old);
+    B.CreateStore(V, R->Slot);
+    return Error::success();
+  }
+  V = widen(V);
+  // Varying registers keep inactive lanes; uniform and affine ones are
+  // written whole so their lanes stay consistent (see Uniformity.h).
+  if (R->Sh.isVarying() || Guarded)
+    V = B.CreateSelect(maskToVector(R->Sh.isVarying() ? InstMask
+                                                      : InstMask),
+                       V, Old);
+  B.CreateStore(V, R->Slot);
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Addresses and memory
+//===----------------------------------------------------------------------===//
+
+Expected<LaneValue> FunctionLowering::getAddress(const Operand &Op,
+                                                 StateSpace Space) {
+  Type *I64 = B.getInt64Ty();
+  if (Op.Kind != Operand::Address)
+    return ML.makeError(Op.Loc, "expected a memory operand");
+  LaneValue A;
+  StateSpace SymSpace = StateSpace::None;
+  if (Op.BaseIsRegister || (!Op.Name.empty() && findRegister(Op.Name))) {
+    Operand Reg;
+    Reg.Kind = Operand::Register;
+    Reg.Name = Op.Name;
+    Reg.Loc = Op.Loc;
+    Expected<LaneValue> R = read(Reg, ScalarType::U64);
+    if (!R)
+      return R;
+    A = *R;
+    if (Op.Value)
+      A.V = B.CreateAdd(A.V, A.isScalar() ? (Value *)B.getInt64(Op.Value)
+                                          : splat(B.getInt64(Op.Value)));
+  } else if (!Op.Name.empty()) {
+    Expected<LaneValue> S = symbolAddress(Op.Name, Op.Value, &SymSpace);
+    if (!S)
+      return S;
+    A = *S;
+    // A parameter symbol is already a host address.
+    if (SymSpace == StateSpace::Param || SymSpace == StateSpace::Global ||
+        SymSpace == StateSpace::Const)
+      return A;
+  } else {
+    A = LaneValue{B.getInt64(Op.Value), Shape::uniform()};
+  }
+  // Window-relative addresses become host addresses.
+  if (Space == StateSpace::Shared || Space == StateSpace::SharedCTA ||
+      Space == StateSpace::SharedCluster) {
+    Value *Base = B.CreatePtrToInt(
+        getContextField(WCF_SharedBase, B.getPtrTy()), I64);
+    A.V = B.CreateAdd(A.isScalar() ? Base : splat(Base), A.V);
+  } else if (Space == StateSpace::Local) {
+    if (!LocalFrame)
+      return ML.makeError(Op.Loc, "local memory access in a function without "
+                                  ".local variables");
+    Value *Base = B.CreatePtrToInt(LocalFrame, I64);
+    Value *Lane = B.CreateZExt(laneIndices(), getVectorType(I64));
+    Value *PerLane = B.CreateAdd(
+        splat(Base), B.CreateMul(Lane, splat(B.getInt64(FrameSize))));
+    A.V = B.CreateAdd(PerLane, widen(A.V));
+    A.Sh = A.Sh.isVarying() ? A.Sh : Shape::affine(A.Sh.Stride + FrameSize);
+  }
+  return A;
+}
+
+Value *FunctionLowering::loadLanes(const LaneValue &Addr, Type *Elt,
+                                   Value *Mask) {
+  unsigned Size = Elt->getPrimitiveSizeInBits() / 8;
+  Align Al(std::max(1u, Size));
+  if (Addr.isScalar()) {
+    // One load for the whole warp, only if some lane is active.
+    Value *Ptr = B.CreateIntToPtr(Addr.V, B.getPtrTy());
+    auto *V1 = FixedVectorType::get(Elt, 1);
+    Value *Any = B.CreateICmpNE(Mask, B.getInt32(0));
+    Value *L = B.CreateMaskedLoad(V1, Ptr, Al,
+                                  B.CreateVectorSplat(1, Any));
+    return B.CreateExtractElement(L, uint64_t(0));
+  }
+  Value *VMask = maskToVector(Mask);
+  if (Addr.Sh.Kind == Shape::Affine && Addr.Sh.Stride == Size) {
+    Value *Base = B.CreateExtractElement(Addr.V, uint64_t(0));
+    return B.CreateMaskedLoad(getVectorType(Elt),
+                              B.CreateIntToPtr(Base, B.getPtrTy()), Al, VMask);
+  }
+  Value *Ptrs = B.CreateIntToPtr(Addr.V, getVectorType(B.getPtrTy()));
+  return B.CreateMaskedGather(getVectorType(Elt), Ptrs, Al, VMask);
+}
+
+void FunctionLowering::storeLanes(const LaneValue &Addr, Value *Val,
+                                  Value *Mask) {
+  Type *Elt = Val->getType()->getScalarType();
+  unsigned Size = Elt->getPrimitiveSizeInBits() / 8;
+  Align Al(std::max(1u, Size));
+  if (Addr.isScalar() && !Val->getType()->isVectorTy()) {
+    Value *Ptr = B.CreateIntToPtr(Addr.V, B.getPtrTy());
+    Value *Any = B.CreateICmpNE(Mask, B.getInt32(0));
+    B.CreateMaskedStore(B.CreateVectorSplat(1, Val), Ptr, Al,
+                        B.CreateVectorSplat(1, Any));
+    return;
+  }
+  Value *VMask = maskToVector(Mask);
+  Value *V = widen(Val);
+  if (!Addr.isScalar() && Addr.Sh.Kind == Shape::Affine &&
+      Addr.Sh.Stride == Size) {
+    Value *Base = B.CreateExtractElement(Addr.V, uint64_t(0));
+    B.CreateMaskedStore(V, B.CreateIntToPtr(Base, B.getPtrTy()), Al, VMask);
+    return;
+  }
+  // Same address in several lanes: scatter writes lanes in order, so the
+  // highest active lane wins, one of the outcomes PTX allows.
+  Value *Ptrs = B.CreateIntToPtr(widen(Addr.V), getVectorType(B.getPtrTy()));
+  B.CreateMaskedScatter(V, Ptrs, Al, VMask);
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+void FunctionLowering::transition(unsigned Target, Value *LaneMask) {
+  B.CreateStore(LaneMask, MaskVar);
+  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+  BasicBlock *Slow = BasicBlock::Create(ML.Ctx, "to.dispatch", Fn);
+  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)), BlockBBs[Target],
+                 Slow);
+  B.SetInsertPoint(Slow);
+  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+  Next = B.CreateSelect(maskToVector(LaneMask),
+                        splat(B.getInt32(CFG.Blocks[Target].RPONumber)), Next);
+  B.CreateStore(Next, NextVar);
+  B.CreateStore(B.CreateOr(Waiting, LaneMask), WaitingVar);
+  B.CreateBr(DispatchBB);
+}
+
+void FunctionLowering::branchDivergent(Value *Taken, unsigned TakenBlock,
+                                       unsigned NotTakenBlock) {
+  Value *Mask = getMask();
+  BasicBlock *AllTaken = BasicBlock::Create(ML.Ctx, "all.taken", Fn);
+  BasicBlock *NoneCheck = BasicBlock::Create(ML.Ctx, "check.none", Fn);
+  BasicBlock *NoneTaken = BasicBlock::Create(ML.Ctx, "none.taken", Fn);
+  BasicBlock *Split = BasicBlock::Create(ML.Ctx, "diverge", Fn);
+  B.CreateCondBr(B.CreateICmpEQ(Taken, Mask), AllTaken, NoneCheck);
+  B.SetInsertPoint(NoneCheck);
+  B.CreateCondBr(B.CreateICmpEQ(Taken, B.getInt32(0)), NoneTaken, Split);
+  B.SetInsertPoint(AllTaken);
+  transition(TakenBlock, Mask);
+  B.SetInsertPoint(NoneTaken);
+  transition(NotTakenBlock, Mask);
+  B.SetInsertPoint(Split);
+  Value *NotTaken = B.CreateAnd(Mask, B.CreateNot(Taken));
+  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+  Next = B.CreateSelect(
+      maskToVector(Taken),
+      splat(B.getInt32(CFG.Blocks[TakenBlock].RPONumber)),
+      B.CreateSelect(maskToVector(NotTaken),
+                     splat(B.getInt32(CFG.Blocks[NotTakenBlock].RPONumber)),
+                     Next));
+  B.CreateStore(Next, NextVar);
+  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+  B.CreateStore(B.CreateOr(Waiting, Mask), WaitingVar);
+  B.CreateBr(DispatchBB);
+}
+
+void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
+  // Device-function returns park lanes at a pseudo block numbered after
+  // every real one, so they are resumed last, all together.
+  Value *Mask = getMask();
+  Value *Rest = B.CreateAnd(Mask, B.CreateNot(Leaving));
+  if (!F.IsEntry) {
+    AllocaInst *Var = IsReturn ? ReturnedVar : ExitedVar;
+    Value *Old = B.CreateLoad(B.getInt32Ty(), Var);
+    B.CreateStore(B.CreateOr(Old, Leaving), Var);
+  }
+  B.CreateStore(Rest, MaskVar);
+  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "after.exit", Fn);
+  BasicBlock *Gone = BasicBlock::Create(ML.Ctx, "group.done", Fn);
+  B.CreateCondBr(B.CreateICmpNE(Rest, B.getInt32(0)), Cont, Gone);
+  B.SetInsertPoint(Gone);
+  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+  BasicBlock *Done = BasicBlock::Create(ML.Ctx, "warp.done", Fn);
+  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)), Done, DispatchBB);
+  B.SetInsertPoint(Done);
+  if (F.IsEntry)
+    B.CreateRetVoid();
+  else
+    B.CreateRet(B.CreateLoad(B.getInt32Ty(), ExitedVar));
+  B.SetInsertPoint(Cont);
+}
+
+void FunctionLowering::emitDispatcher() {
+  B.SetInsertPoint(DispatchBB);
+  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+  Value *Cand = B.CreateSelect(maskToVector(Waiting), Next,
+                               splat(B.getInt32(~0u)));
+  Value *Min = B.CreateIntrinsic(Intrinsic::vector_reduce_umin,
+                                 {Cand->getType()}, {Cand});
+  Value *Group = B.CreateAnd(
+      B.CreateBitCast(B.CreateICmpEQ(Next, splat(Min)), B.getInt32Ty()),
+      Waiting);
+  B.CreateStore(Group, MaskVar);
+  B.CreateStore(B.CreateAnd(Waiting, B.CreateNot(Group)), WaitingVar);
+  BasicBlock *Bad = BasicBlock::Create(ML.Ctx, "dispatch.bad", Fn);
+  SwitchInst *SW = B.CreateSwitch(Min, Bad, CFG.RPO.size());
+  for (unsigned Blk : CFG.RPO)
+    SW->addCase(B.getInt32(CFG.Blocks[Blk].RPONumber), BlockBBs[Blk]);
+  B.SetInsertPoint(Bad);
+  B.CreateUnreachable();
+}
+
+Error FunctionLowering::lowerTerminator(unsigned Index,
+                                        const ptx::Instruction *Last) {
+  const PTXBlock &Blk = CFG.Blocks[Index];
+  unsigned FT = Blk.FallThrough;
+  auto FallThrough = [&]() -> Error {
+    if (FT == ~0u || CFG.Blocks[FT].RPONumber == ~0u) {
+      exitLanes(getMask(), /*IsReturn=*/true);
+      B.CreateUnreachable();
+      return Error::success();
+    }
+    transition(FT, getMask());
+    return Error::success();
+  };
+  if (!Last)
+    return FallThrough();
+  CurInst = Last;
+  Value *Mask = getMask();
+  Value *Active = Mask;
+  Shape GuardShape = Shape::uniform();
+  if (!Last->GuardPredicate.empty()) {
+    Operand G;
+    G.Kind = Operand::Register;
+    G.Name = Last->GuardPredicate;
+    G.Negated = Last->GuardNegated;
+    G.Loc = Last->Loc;
+    Expected<LaneValue> P = read(G, ScalarType::Pred);
+    if (!P)
+      return P.takeError();
+    GuardShape = P->Sh;
+    Value *Bits = P->isScalar()
+                      ? B.CreateSelect(P->V, B.getInt32(~0u), B.getInt32(0))
+                      : B.CreateBitCast(P->V, B.getInt32Ty());
+    Active = B.CreateAnd(Mask, Bits);
+  }
+  InstMask = Active;
+  switch (Last->Op) {
+  case Opcode::Bra: {
+    unsigned Target = CFG.LabelToBlock.lookup(Last->Operands[0].Name);
+    if (Last->GuardPredicate.empty()) {
+      transition(Target, Mask);
+      return Error::success();
+    }
+    branchDivergent(Active, Target, FT);
+    return Error::success();
+  }
+  case Opcode::Ret:
+  case Opcode::Exit:
+  case Opcode::Trap: {
+    if (Last->Op == Opcode::Trap) {
+      Value *Any = B.CreateICmpNE(Active, B.getInt32(0));
+      Value *Ptr = B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_Trapped);
+      Value *Old = B.CreateLoad(B.getInt32Ty(), Ptr);
+      B.CreateStore(B.CreateSelect(Any, B.getInt32(1), Old), Ptr);
+    }
+    exitLanes(Active, Last->Op == Opcode::Ret);
+    if (Last->GuardPredicate.empty()) {
+      B.CreateUnreachable();
+      return Error::success();
+    }
+    return FallThrough();
+  }
+  case Opcode::BrxIdx: {
+    const auto *Targets = findBranchTargets(F, Last->Operands[1].Name);
+    Expected<LaneValue> Idx = read(Last->Operands[0], ScalarType::U32);
+    if (!Idx)
+      return Idx.takeError();
+    // Each lane records the block its index selects.
+    Value *IdxV = widen(Idx->V);
+    Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+    for (unsigned I = 0; I != Targets->size(); ++I) {
+      unsigned T = CFG.LabelToBlock.lookup((*Targets)[I]);
+      Value *Hit = B.CreateAnd(
+          B.CreateICmpEQ(IdxV, splat(B.getInt32(I))), maskToVector(Active));
+      Next = B.CreateSelect(Hit, splat(B.getInt32(CFG.Blocks[T].RPONumber)),
+                            Next);
+    }
+    Value *NotTaken = B.CreateAnd(Mask, B.CreateNot(Active));
+    if (FT != ~0u)
+      Next = B.CreateSelect(maskToVector(NotTaken),
+                            splat(B.getInt32(CFG.Blocks[FT].RPONumber)), Next);
+    B.CreateStore(Next, NextVar);
+    Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+    B.CreateStore(B.CreateOr(Waiting, Mask), WaitingVar);
+    B.CreateBr(DispatchBB);
+    return Error::success();
+  }
+  default:
+    return FallThrough();
+  }
+}
+
+Error FunctionLowering::lowerBlock(unsigned Index) {
+  const PTXBlock &Blk = CFG.Blocks[Index];
+  B.SetInsertPoint(BlockBBs[Index]);
+  const ptx::Instruction *Last = nullptr;
+  for (unsigned I = Blk.Begin; I != Blk.End; ++I) {
+    const Statement &S = F.Body[I];
+    if (S.Kind != Statement::Inst)
+      continue;
+    const ptx::Instruction &Inst = S.Instr;
+    switch (Inst.Op) {
+    case Opcode::Bra:
+    case Opcode::BrxIdx:
+    case Opcode::Ret:
+    case Opcode::Exit:
+    case Opcode::Trap:
+      Last = &Inst;
+      continue;
+    default:
+      break;
+    }
+    if (Error E = lowerInstruction(Inst))
+      return E;
+  }
+  return lowerTerminator(Index, Last);
+}
+
+Error FunctionLowering::lowerInstruction(const ptx::Instruction &I) {
+  CurInst = &I;
+  Value *Mask = getMask();
+  InstMask = Mask;
+  if (!I.GuardPredicate.empty()) {
+    Operand G;
+    G.Kind = Operand::Register;
+    G.Name = I.GuardPredicate;
+    G.Negated = I.GuardNegated;
+    G.Loc = I.Loc;
+    Expected<LaneValue> P = read(G, ScalarType::Pred);
+    if (!P)
+      return P.takeError();
+    Value *Bits = P->isScalar()
+                      ? B.CreateSelect(P->V, B.getInt32(~0u), B.getInt32(0))
+                      : B.CreateBitCast(P->V, B.getInt32Ty());
+    InstMask = B.CreateAnd(Mask, Bits);
+  }
+  const ptx::OpcodeInfo &Info = ptx::getOpcodeInfo(I.Op);
+  if (Info.Flags & ptx::OpUnsupported)
+    return error(I, "instruction '" + Info.Spelling + "' is not supported yet");
+  if (Info.Flags & (ptx::OpCTABarrier | ptx::OpWarpSync))
+    return error(I, "barriers and warp-synchronous instructions ('" +
+                        Info.Spelling + "') are not supported yet");
+  switch (I.Op) {
+  case Opcode::Ld:
+  case Opcode::Ldu:
+  case Opcode::St:
+  case Opcode::Atom:
+  case Opcode::Red:
+  case Opcode::Prefetch:
+  case Opcode::Prefetchu:
+  case Opcode::Membar:
+  case Opcode::Fence:
+  case Opcode::Cvta:
+  case Opcode::Isspacep:
+  case Opcode::CpAsync:
+    return lowerMemory(*this, I);
+  case Opcode::Cvt:
+    return lowerConversion(*this, I);
+  case Opcode::Call:
+    return error(I, "calls are not supported yet");
+  case Opcode::Nanosleep:
+  case Opcode::Pmevent:
+  case Opcode::Brkpt:
+    return Error::success();
+  default:
+    return lowerArithmetic(*this, I);
+  }
+}
+
+Error FunctionLowering::lower() {
+  AllocaBB = BasicBlock::Create(ML.Ctx, "entry", Fn);
+  B.SetInsertPoint(AllocaBB);
+  Type *I32 = B.getInt32Ty();
+  if (F.IsEntry) {
+    ParamsArg = Fn->getArg(0);
+    CtxArg = Fn->getArg(1);
+  } else {
+    CtxArg = Fn->getArg(0);
+  }
+  MaskVar = B.CreateAlloca(I32, nullptr, "mask");
+  WaitingVar = B.CreateAlloca(I32, nullptr, "waiting");
+  NextVar = B.CreateAlloca(getVectorType(I32), nullptr, "next");
+  declareRegisters();
+  declareVariables();
+  B.SetInsertPoint(AllocaBB);
+  if (F.IsEntry) {
+    B.CreateStore(getContextField(WCF_InitialMask, I32), MaskVar);
+  } else {
+    B.CreateStore(Fn->getArg(1), MaskVar);
+    ExitedVar = B.CreateAlloca(I32, nullptr, "exited");
+    ReturnedVar = B.CreateAlloca(I32, nullptr, "returned");
+    B.CreateStore(B.getInt32(0), ExitedVar);
+    B.CreateStore(B.getInt32(0), ReturnedVar);
+  }
+  B.CreateStore(B.getInt32(0), WaitingVar);
+  B.CreateStore(Constant::getNullValue(getVectorType(I32)), NextVar);
+
+  BlockBBs.assign(CFG.Blocks.size(), nullptr);
+  for (unsigned Blk : CFG.RPO)
+    BlockBBs[Blk] = BasicBlock::Create(ML.Ctx, "bb" + Twine(Blk), Fn);
+  DispatchBB = BasicBlock::Create(ML.Ctx, "dispatch", Fn);
+  BasicBlock *Start = BasicBlock::Create(ML.Ctx, "start", Fn);
+  B.CreateBr(Start);
+  B.SetInsertPoint(Start);
+  B.CreateBr(BlockBBs[0]);
+
+  for (unsigned Blk : CFG.RPO)
+    if (Error E = lowerBlock(Blk))
+      return E;
+  emitDispatcher();
+  return Error::success();
+}

@@ -1,0 +1,263 @@
+//===- IRGen.cpp - Module-level lowering: globals, layout, functions ------===//
+
+#include "Lowering.h"
+#include "ptxjit/IRGen/WarpABI.h"
+#include "ptxjit/PTX/ModuleInfo.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+using ptx::Initializer;
+using ptx::StateSpace;
+
+static uint64_t naturalAlign(const ptx::VariableDecl &V) {
+  return V.Align ? V.Align : std::max<uint64_t>(1, V.getElementSize());
+}
+
+uint64_t irgen::layoutKernelParams(const ptx::Function &F,
+                                   SmallVectorImpl<uint64_t> &Offsets) {
+  uint64_t Offset = 0;
+  for (const ptx::VariableDecl &P : F.Params) {
+    Offset = alignTo(Offset, naturalAlign(P));
+    Offsets.push_back(Offset);
+    Offset += P.getSizeInBytes();
+  }
+  return Offset;
+}
+
+ModuleLowering::ModuleLowering(const ptx::Module &PM, Module &LM,
+                               const KernelShape &KS)
+    : PM(PM), LM(LM), Ctx(LM.getContext()), KS(KS) {
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *Dim3 = ArrayType::get(I32, 3);
+  // Field order must match WarpContext and WarpContextField.
+  WarpCtxTy = StructType::create(
+      Ctx, {Dim3, Dim3, I32, I32, Ptr, I32, I32, I64, I32, I32, Ptr, I32, I32},
+      "ptxjit.WarpContext");
+}
+
+Error ModuleLowering::makeError(SMLoc Loc, const Twine &Msg) const {
+  unsigned Line = PM.getLine(Loc);
+  return createStringError(inconvertibleErrorCode(),
+                           Line ? ("line " + Twine(Line) + ": " + Msg).str()
+                                : Msg.str());
+}
+
+static void flatten(const Initializer &In, SmallVectorImpl<const Initializer *> &Out) {
+  if (In.Kind != Initializer::List) {
+    Out.push_back(&In);
+    return;
+  }
+  for (const Initializer &E : In.Elements)
+    flatten(E, Out);
+}
+
+Constant *ModuleLowering::lowerInitializer(const ptx::VariableDecl &V) {
+  // Elements of the variable's type, as many as its size holds.
+  Type *Elt;
+  switch (V.Type) {
+  case ptx::ScalarType::F32: Elt = Type::getFloatTy(Ctx); break;
+  case ptx::ScalarType::F64: Elt = Type::getDoubleTy(Ctx); break;
+  default:
+    Elt = Type::getIntNTy(Ctx, std::max(8u, ptx::getBitWidth(V.Type)));
+  }
+  SmallVector<const Initializer *, 16> Flat;
+  if (V.HasInitializer)
+    flatten(V.Init, Flat);
+  uint64_t EltSize = Elt->getPrimitiveSizeInBits() / 8;
+  uint64_t Count = V.getSizeInBytes() / EltSize;
+  if (Count == 0)
+    Count = std::max<uint64_t>(Flat.size(), 1);
+  SmallVector<Constant *, 16> Elts;
+  for (uint64_t I = 0; I != Count; ++I) {
+    if (I >= Flat.size()) {
+      Elts.push_back(Constant::getNullValue(Elt));
+      continue;
+    }
+    const Initializer &In = *Flat[I];
+    Constant *C = nullptr;
+    switch (In.Kind) {
+    case Initializer::Int:
+      C = Elt->isFloatingPointTy() ? ConstantFP::get(Elt, double(In.Value))
+                                   : ConstantInt::get(Elt, In.Value, true);
+      break;
+    case Initializer::Float:
+    case Initializer::Double: {
+      APFloat F = In.Kind == Initializer::Float
+                      ? APFloat(APFloat::IEEEsingle(), APInt(32, uint32_t(In.Value)))
+                      : APFloat(APFloat::IEEEdouble(), APInt(64, uint64_t(In.Value)));
+      if (Elt->isFloatingPointTy()) {
+        bool Lost;
+        F.convert(Elt->getFltSemantics(), APFloat::rmNearestTiesToEven, &Lost);
+        C = ConstantFP::get(Elt, F);
+      } else {
+        C = ConstantInt::get(Elt, F.bitcastToAPInt().zextOrTrunc(
+                                      Elt->getIntegerBitWidth()));
+      }
+      break;
+    }
+    case Initializer::Symbol:
+    case Initializer::Generic: {
+      Constant *Target = Globals.lookup(In.Name);
+      if (!Target)
+        if (const ptx::Function *F = PM.findFunction(In.Name))
+          if (Expected<Function *> Fn = getDeviceFunction(*F))
+            Target = *Fn;
+          else
+            consumeError(Fn.takeError());
+      if (!Target || !Elt->isIntegerTy(64)) {
+        C = Constant::getNullValue(Elt);
+        break;
+      }
+      Constant *Addr = ConstantExpr::getGetElementPtr(
+          Type::getInt8Ty(Ctx), Target,
+          ConstantInt::get(Type::getInt64Ty(Ctx), In.Value));
+      C = ConstantExpr::getPtrToInt(Addr, Elt);
+      break;
+    }
+    case Initializer::List:
+      llvm_unreachable("flattened");
+    }
+    Elts.push_back(C);
+  }
+  return ConstantArray::get(ArrayType::get(Elt, Count), Elts);
+}
+
+Error ModuleLowering::lowerGlobal(const ptx::VariableDecl &V) {
+  if (V.Space != StateSpace::Global && V.Space != StateSpace::Const)
+    return Error::success();
+  if (Globals.count(V.Name))
+    return Error::success();
+  if (V.Link == ptx::Linkage::Extern)
+    return makeError(V.Loc, "external variable '" + V.Name +
+                                "' is not defined in this module");
+  // Create first, initialize later: initializers may name each other.
+  Type *Ty = ArrayType::get(Type::getInt8Ty(Ctx), 1);
+  auto *GV = new GlobalVariable(LM, Ty, V.Space == StateSpace::Const,
+                                GlobalValue::InternalLinkage, nullptr, V.Name);
+  GV->setAlignment(Align(std::max<uint64_t>(naturalAlign(V), 16)));
+  Globals[V.Name] = GV;
+  return Error::success();
+}
+
+Error ModuleLowering::lowerGlobals(const ptx::Function &Kernel) {
+  for (const ptx::VariableDecl &V : PM.Globals)
+    if (Error E = lowerGlobal(V))
+      return E;
+  // Give each global its real type and initializer.
+  for (const ptx::VariableDecl &V : PM.Globals) {
+    GlobalVariable *Old = Globals.lookup(V.Name);
+    if (!Old || Old->hasInitializer())
+      continue;
+    Constant *Init = lowerInitializer(V);
+    auto *GV = new GlobalVariable(LM, Init->getType(), Old->isConstant(),
+                                  GlobalValue::InternalLinkage, Init, "");
+    GV->takeName(Old);
+    GV->setAlignment(Old->getAlign());
+    Old->replaceAllUsesWith(GV);
+    Old->eraseFromParent();
+    Globals[V.Name] = GV;
+  }
+  // Static shared memory: every .shared variable the kernel can reach.
+  uint64_t Offset = 0;
+  for (const ptx::VariableDecl *V : ptx::getStaticSharedVariables(PM, Kernel)) {
+    if (SharedOffsets.count(V->Name))
+      continue;
+    Offset = alignTo(Offset, naturalAlign(*V));
+    SharedOffsets[V->Name] = Offset;
+    Offset += V->getSizeInBytes();
+  }
+  StaticSharedSize = Offset;
+  // Dynamic shared arrays all start where static memory ends.
+  uint64_t Dynamic = alignTo(Offset, 16);
+  for (const ptx::VariableDecl &V : PM.Globals)
+    if (V.Space == StateSpace::Shared &&
+        (V.Link == ptx::Linkage::Extern ||
+         (V.Dims.size() == 1 && V.Dims[0] == 0)))
+      SharedOffsets[V.Name] = Dynamic;
+  return Error::success();
+}
+
+Expected<Function *>
+ModuleLowering::getDeviceFunction(const ptx::Function &F) {
+  auto It = DeviceFunctions.find(&F);
+  if (It != DeviceFunctions.end())
+    return It->second;
+  if (!F.HasBody)
+    return makeError(F.Loc, "function '" + F.Name +
+                                "' is declared but not defined");
+  // i32 (ptr Warp, i32 Mask, ptr Returns..., ptr Params...): each pointer
+  // is lane-major storage of one .param; the result is the lanes that exited.
+  SmallVector<Type *, 8> Args{PointerType::getUnqual(Ctx), Type::getInt32Ty(Ctx)};
+  for (size_t I = 0, E = F.Returns.size() + F.Params.size(); I != E; ++I)
+    Args.push_back(PointerType::getUnqual(Ctx));
+  auto *Ty = FunctionType::get(Type::getInt32Ty(Ctx), Args, false);
+  Function *Fn = Function::Create(Ty, GlobalValue::InternalLinkage,
+                                  "ptx." + F.Name, LM);
+  DeviceFunctions[&F] = Fn;
+  Pending.push_back(&F);
+  return Fn;
+}
+
+Expected<Function *> ModuleLowering::emitKernel(const ptx::Function &F) {
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  auto *Ty = FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false);
+  Function *Fn = Function::Create(Ty, GlobalValue::ExternalLinkage,
+                                  F.Name + ".warp", LM);
+  Fn->getArg(0)->setName("params");
+  Fn->getArg(1)->setName("warp");
+  Expected<PTXCFG> CFG = PTXCFG::build(PM, F);
+  if (!CFG)
+    return CFG.takeError();
+  FunctionLowering FL(*this, F, Fn, std::move(*CFG));
+  if (Error E = FL.lower())
+    return std::move(E);
+  while (!Pending.empty()) {
+    const ptx::Function *DF = Pending.back();
+    Pending.pop_back();
+    Expected<PTXCFG> DCFG = PTXCFG::build(PM, *DF);
+    if (!DCFG)
+      return DCFG.takeError();
+    FunctionLowering DFL(*this, *DF, DeviceFunctions[DF], std::move(*DCFG));
+    if (Error E = DFL.lower())
+      return std::move(E);
+  }
+  return Fn;
+}
+
+Expected<std::unique_ptr<Module>>
+ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
+                   const KernelShape &Shape, LLVMContext &Ctx,
+                   KernelLayout &Layout) {
+  const ptx::Function *F = M.findFunction(Kernel);
+  if (!F || !F->IsEntry)
+    return createStringError(inconvertibleErrorCode(),
+                             "no kernel named '%s'", Kernel.str().c_str());
+  auto LM = std::make_unique<Module>("ptx." + Kernel.str(), Ctx);
+  ModuleLowering ML(M, *LM, Shape);
+  if (Error E = ML.lowerGlobals(*F))
+    return std::move(E);
+  Expected<Function *> Fn = ML.emitKernel(*F);
+  if (!Fn)
+    return Fn.takeError();
+  std::string Broken;
+  raw_string_ostream OS(Broken);
+  if (verifyModule(*LM, &OS))
+    return createStringError(inconvertibleErrorCode(),
+                             "internal error: invalid LLVM IR for kernel "
+                             "'%s': %s",
+                             Kernel.str().c_str(), Broken.c_str());
+  SmallVector<uint64_t, 8> Offsets;
+  Layout.WarpFunctionName = (*Fn)->getName().str();
+  Layout.ParamBufferSize = layoutKernelParams(*F, Offsets);
+  Layout.ParamOffsets.assign(Offsets.begin(), Offsets.end());
+  Layout.StaticSharedSize = ML.StaticSharedSize;
+  Layout.DynamicSharedOffset = alignTo(ML.StaticSharedSize, 16);
+  Layout.UsesCTABarriers = ML.UsesBarriers;
+  return std::move(LM);
+}

@@ -1,0 +1,186 @@
+//===- Lowering.h - State shared by the warp lowering -----------*- C++ -*-===//
+//
+// ModuleLowering owns what is per LLVM module (globals, the shared-memory
+// layout, device functions). FunctionLowering owns one PTX function's warp
+// function: the execution mask, the divergence state and the registers.
+// Like ISPC's FunctionEmitContext, it is the only place that knows the mask;
+// instruction semantics ask it for operands and hand it results.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_LIB_IRGEN_LOWERING_H
+#define PTXJIT_LIB_IRGEN_LOWERING_H
+
+#include "CFG.h"
+#include "Uniformity.h"
+#include "ptxjit/IRGen/IRGen.h"
+#include "ptxjit/PTX/AST.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace ptxjit {
+namespace irgen {
+
+constexpr unsigned Lanes = 32;
+
+class ModuleLowering {
+public:
+  ModuleLowering(const ptx::Module &PM, llvm::Module &LM,
+                 const KernelShape &KS);
+
+  llvm::Error lowerGlobals(const ptx::Function &Kernel);
+  /// The LLVM function for a PTX .func (emitted on first request).
+  llvm::Expected<llvm::Function *> getDeviceFunction(const ptx::Function &F);
+  llvm::Expected<llvm::Function *> emitKernel(const ptx::Function &F);
+
+  const ptx::Module &PM;
+  llvm::Module &LM;
+  llvm::LLVMContext &Ctx;
+  const KernelShape &KS;
+  llvm::StructType *WarpCtxTy;
+  llvm::StringMap<llvm::GlobalVariable *> Globals; ///< .global and .const
+  llvm::StringMap<uint64_t> SharedOffsets;         ///< .shared: offset
+  uint64_t StaticSharedSize = 0;
+  bool UsesBarriers = false;
+  llvm::DenseMap<const ptx::Function *, llvm::Function *> DeviceFunctions;
+  /// Device functions whose bodies still need to be emitted.
+  std::vector<const ptx::Function *> Pending;
+
+  llvm::Error makeError(llvm::SMLoc Loc, const llvm::Twine &Msg) const;
+
+private:
+  llvm::Error lowerGlobal(const ptx::VariableDecl &V);
+  llvm::Constant *lowerInitializer(const ptx::VariableDecl &V);
+};
+
+/// An operand value: a scalar when uniform, a <32 x T> vector otherwise.
+struct LaneValue {
+  llvm::Value *V = nullptr;
+  Shape Sh;
+  bool isScalar() const { return !V->getType()->isVectorTy(); }
+};
+
+class FunctionLowering {
+public:
+  FunctionLowering(ModuleLowering &ML, const ptx::Function &F,
+                   llvm::Function *Fn, PTXCFG CFG);
+
+  llvm::Error lower();
+
+  // --- Used by instruction semantics (Instructions*.cpp). ---
+  llvm::IRBuilder<> B;
+  ModuleLowering &ML;
+  const ptx::Function &F;
+
+  /// The IR type of one lane's value of a PTX type (f16 and bf16 as i16).
+  llvm::Type *getLaneType(ptx::ScalarType T) const;
+  llvm::VectorType *getVectorType(llvm::Type *Elt) const;
+  llvm::Value *splat(llvm::Value *Scalar);
+  /// Makes V a vector if it is a scalar.
+  llvm::Value *widen(llvm::Value *V);
+  /// Converts V to IR type To (bit casts, integer extension or truncation).
+  llvm::Value *coerce(llvm::Value *V, llvm::Type *To, bool Signed);
+
+  /// Reads an operand as a value of PTX type T.
+  llvm::Expected<LaneValue> read(const ptx::Operand &Op, ptx::ScalarType T);
+  /// Writes V (of PTX type T) to a destination operand under the current
+  /// instruction's execution mask.
+  llvm::Error write(const ptx::Operand &Dst, llvm::Value *V, ptx::ScalarType T,
+                    bool Signed = false);
+
+  /// The active lanes of the current block (i32).
+  llvm::Value *getMask();
+  /// The lanes the current instruction applies to (guard included), i32.
+  llvm::Value *getInstMask() { return InstMask; }
+  llvm::Value *maskToVector(llvm::Value *Mask);
+  llvm::Value *laneIndices();
+
+  /// Host address of a memory operand for each lane.
+  llvm::Expected<LaneValue> getAddress(const ptx::Operand &Op,
+                                       ptx::StateSpace Space);
+  llvm::Value *loadLanes(const LaneValue &Addr, llvm::Type *Elt,
+                         llvm::Value *Mask);
+  void storeLanes(const LaneValue &Addr, llvm::Value *Val, llvm::Value *Mask);
+
+  llvm::Value *getContextField(unsigned Field, llvm::Type *Ty);
+  /// A zero-initialized stack slot in the entry block (never in a loop).
+  llvm::AllocaInst *createTemporary(llvm::Type *Ty);
+  /// The carry flag of add.cc/addc chains, one bit per lane (<32 x i1>).
+  llvm::Value *readCarry();
+  void writeCarry(llvm::Value *Carry);
+  llvm::Error error(const ptx::Instruction &I, const llvm::Twine &Msg);
+
+  unsigned getLine(llvm::SMLoc Loc) const { return ML.PM.getLine(Loc); }
+
+private:
+  struct Register {
+    ptx::ScalarType Type;
+    Shape Sh;
+    llvm::AllocaInst *Slot = nullptr;
+  };
+  /// A variable declared in the body or a parameter of this function.
+  struct LocalVariable {
+    ptx::StateSpace Space;
+    uint64_t Offset = 0;        ///< .local: offset in the frame
+    uint64_t Size = 0;
+    llvm::Value *Storage = nullptr; ///< .param: [32 x Size] lane-major
+    bool IsKernelParam = false;
+  };
+
+  void declareRegisters();
+  void declareVariables();
+  Register *findRegister(llvm::StringRef Name);
+  llvm::Expected<LaneValue> readSpecial(const ptx::Operand &Op);
+  llvm::Expected<LaneValue> symbolAddress(llvm::StringRef Name, int64_t Off,
+                                          ptx::StateSpace *SpaceOut);
+
+  llvm::Error lowerBlock(unsigned Index);
+  llvm::Error lowerInstruction(const ptx::Instruction &I);
+  llvm::Error lowerTerminator(unsigned Index, const ptx::Instruction *Last);
+  /// Sends Lanes to block Target: directly if no other lanes wait,
+  /// otherwise through the dispatcher.
+  void transition(unsigned Target, llvm::Value *LaneMask);
+  void branchDivergent(llvm::Value *TakenMask, unsigned Taken,
+                       unsigned NotTaken);
+  /// Lanes in Leaving exit the warp (ret/exit).
+  void exitLanes(llvm::Value *Leaving, bool IsReturn);
+  void emitDispatcher();
+
+  llvm::Function *Fn;
+  PTXCFG CFG;
+  UniformityInfo UI;
+  llvm::Value *ParamsArg = nullptr, *CtxArg = nullptr;
+  llvm::AllocaInst *MaskVar = nullptr;    ///< i32 lanes running now
+  llvm::AllocaInst *WaitingVar = nullptr; ///< i32 live lanes parked elsewhere
+  llvm::AllocaInst *NextVar = nullptr;    ///< <32 x i32> block each lane waits at
+  llvm::AllocaInst *ExitedVar = nullptr;  ///< device functions: lanes that exited
+  llvm::AllocaInst *ReturnedVar = nullptr; ///< device functions: lanes that returned
+  llvm::Value *LocalFrame = nullptr;      ///< [32 x FrameSize] bytes
+  llvm::AllocaInst *CarryVar = nullptr;   ///< <32 x i1> carry flags
+  uint64_t FrameSize = 0;
+  llvm::Value *InstMask = nullptr;
+  const ptx::Instruction *CurInst = nullptr;
+  llvm::StringMap<Register> Registers;
+  llvm::StringMap<LocalVariable> Variables;
+  std::vector<llvm::BasicBlock *> BlockBBs;
+  llvm::BasicBlock *DispatchBB = nullptr;
+  llvm::BasicBlock *AllocaBB = nullptr;
+
+  friend class InstructionLowering;
+};
+
+/// Offsets of a kernel's parameters in its parameter buffer; returns the
+/// buffer's size.
+uint64_t layoutKernelParams(const ptx::Function &F,
+                            llvm::SmallVectorImpl<uint64_t> &Offsets);
+
+/// Instruction semantics, one function per family (Instructions*.cpp).
+llvm::Error lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I);
+llvm::Error lowerConversion(FunctionLowering &FL, const ptx::Instruction &I);
+llvm::Error lowerMemory(FunctionLowering &FL, const ptx::Instruction &I);
+
+} // namespace irgen
+} // namespace ptxjit
+
+#endif

@@ -1,0 +1,335 @@
+//===- Memory.cpp - ld, st, atomics, address spaces -----------------------===//
+//
+// Addresses are host addresses once their window is added (shared memory
+// base, the lane's local frame). Contiguous accesses become masked vector
+// loads and stores, others gathers and scatters; inactive lanes never touch
+// memory. Atomics and ordered (volatile, relaxed, acquire) accesses run lane
+// by lane as real host atomics, since CTAs run on several threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+#include "Semantics.h"
+#include "ptxjit/IRGen/WarpABI.h"
+#include "llvm/IR/Intrinsics.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+using ptx::Modifier;
+using ptx::Opcode;
+using ptx::Operand;
+using ptx::ScalarType;
+using ptx::StateSpace;
+
+/// Runs Body(Lane) for each active lane, one after another, in an IR loop.
+static void forEachActiveLane(FunctionLowering &FL, Value *Mask,
+                              function_ref<void(Value *Lane)> Body) {
+  IRBuilder<> &B = FL.B;
+  Function *Fn = B.GetInsertBlock()->getParent();
+  LLVMContext &C = B.getContext();
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Loop = BasicBlock::Create(C, "lanes", Fn);
+  BasicBlock *Do = BasicBlock::Create(C, "lane.do", Fn);
+  BasicBlock *Latch = BasicBlock::Create(C, "lane.next", Fn);
+  BasicBlock *Exit = BasicBlock::Create(C, "lanes.done", Fn);
+  B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *Lane = B.CreatePHI(B.getInt32Ty(), 2);
+  Lane->addIncoming(B.getInt32(0), Pre);
+  Value *Bit = B.CreateAnd(B.CreateLShr(Mask, Lane), B.getInt32(1));
+  B.CreateCondBr(B.CreateICmpNE(Bit, B.getInt32(0)), Do, Latch);
+  B.SetInsertPoint(Do);
+  Body(Lane);
+  B.CreateBr(Latch);
+  B.SetInsertPoint(Latch);
+  Value *NextLane = B.CreateAdd(Lane, B.getInt32(1));
+  Lane->addIncoming(NextLane, Latch);
+  B.CreateCondBr(B.CreateICmpULT(NextLane, B.getInt32(Lanes)), Loop, Exit);
+  B.SetInsertPoint(Exit);
+}
+
+static Value *laneOf(IRBuilder<> &B, Value *V, Value *Lane) {
+  return V->getType()->isVectorTy() ? B.CreateExtractElement(V, Lane) : V;
+}
+
+/// Ordered accesses need each lane's access to happen as written.
+static bool isOrdered(const ptx::Instruction &I) {
+  return I.hasModifier(Modifier::Volatile) ||
+         I.hasModifier(Modifier::Relaxed) ||
+         I.hasModifier(Modifier::Acquire) || I.hasModifier(Modifier::Release);
+}
+
+static AtomicOrdering orderingOf(const ptx::Instruction &I) {
+  if (I.hasModifier(Modifier::Acquire))
+    return AtomicOrdering::Acquire;
+  if (I.hasModifier(Modifier::Release))
+    return AtomicOrdering::Release;
+  if (I.hasModifier(Modifier::AcqRel))
+    return AtomicOrdering::AcquireRelease;
+  if (I.hasModifier(Modifier::Relaxed) || I.hasModifier(Modifier::Volatile))
+    return AtomicOrdering::Monotonic;
+  return AtomicOrdering::SequentiallyConsistent;
+}
+
+static Expected<LaneValue> elementAddress(FunctionLowering &FL,
+                                          const LaneValue &Base,
+                                          uint64_t Offset) {
+  if (!Offset)
+    return Base;
+  IRBuilder<> &B = FL.B;
+  LaneValue A = Base;
+  Value *Off = B.getInt64(Offset);
+  A.V = B.CreateAdd(A.V, A.isScalar() ? Off : FL.splat(Off));
+  return A;
+}
+
+static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
+  IRBuilder<> &B = FL.B;
+  ScalarType T = I.getType();
+  Expected<LaneValue> Addr = FL.getAddress(I.Operands[1], I.Space);
+  if (!Addr)
+    return Addr.takeError();
+  Type *Elt = FL.getLaneType(T);
+  unsigned Size = ptx::getBitWidth(T) / 8;
+  const Operand &Dst = I.Operands[0];
+  unsigned N = Dst.Kind == Operand::Vector ? Dst.Elements.size() : 1;
+  for (unsigned K = 0; K != N; ++K) {
+    const Operand &D = Dst.Kind == Operand::Vector ? Dst.Elements[K] : Dst;
+    if (D.Kind == Operand::Sink)
+      continue;
+    Expected<LaneValue> A = elementAddress(FL, *Addr, uint64_t(K) * Size);
+    if (!A)
+      return A.takeError();
+    Value *V;
+    if (isOrdered(I)) {
+      AllocaInst *Tmp = FL.createTemporary(FL.getVectorType(Elt));
+      forEachActiveLane(FL, FL.getInstMask(), [&](Value *Lane) {
+        Value *P = B.CreateIntToPtr(laneOf(B, A->V, Lane), B.getPtrTy());
+        LoadInst *L = B.CreateLoad(Elt, P);
+        L->setAtomic(AtomicOrdering::Monotonic);
+        L->setAlignment(Align(Size));
+        L->setVolatile(true);
+        Value *Vec = B.CreateLoad(Tmp->getAllocatedType(), Tmp);
+        B.CreateStore(B.CreateInsertElement(Vec, L, Lane), Tmp);
+      });
+      V = B.CreateLoad(Tmp->getAllocatedType(), Tmp);
+    } else {
+      V = FL.loadLanes(*A, Elt, FL.getInstMask());
+    }
+    if (Error E = FL.write(D, V, T, ptx::isSigned(T)))
+      return E;
+  }
+  return Error::success();
+}
+
+static Error lowerStore(FunctionLowering &FL, const ptx::Instruction &I) {
+  IRBuilder<> &B = FL.B;
+  ScalarType T = I.getType();
+  Expected<LaneValue> Addr = FL.getAddress(I.Operands[0], I.Space);
+  if (!Addr)
+    return Addr.takeError();
+  unsigned Size = ptx::getBitWidth(T) / 8;
+  const Operand &Src = I.Operands[1];
+  unsigned N = Src.Kind == Operand::Vector ? Src.Elements.size() : 1;
+  for (unsigned K = 0; K != N; ++K) {
+    const Operand &S = Src.Kind == Operand::Vector ? Src.Elements[K] : Src;
+    if (S.Kind == Operand::Sink)
+      continue;
+    Expected<LaneValue> V = FL.read(S, T);
+    if (!V)
+      return V.takeError();
+    Expected<LaneValue> A = elementAddress(FL, *Addr, uint64_t(K) * Size);
+    if (!A)
+      return A.takeError();
+    if (isOrdered(I)) {
+      forEachActiveLane(FL, FL.getInstMask(), [&](Value *Lane) {
+        Value *P = B.CreateIntToPtr(laneOf(B, A->V, Lane), B.getPtrTy());
+        StoreInst *St = B.CreateStore(laneOf(B, V->V, Lane), P);
+        St->setAtomic(AtomicOrdering::Monotonic);
+        St->setAlignment(Align(Size));
+        St->setVolatile(true);
+      });
+      continue;
+    }
+    FL.storeLanes(*A, V->V, FL.getInstMask());
+  }
+  return Error::success();
+}
+
+static std::optional<AtomicRMWInst::BinOp> atomicOp(const ptx::Instruction &I,
+                                                    ScalarType T) {
+  bool Float = ptx::isFloat(T);
+  bool Signed = ptx::isSigned(T);
+  for (Modifier M : I.Modifiers) {
+    switch (M) {
+    case Modifier::Add: return Float ? AtomicRMWInst::FAdd : AtomicRMWInst::Add;
+    case Modifier::Min:
+      return Float ? AtomicRMWInst::FMin
+                   : Signed ? AtomicRMWInst::Min : AtomicRMWInst::UMin;
+    case Modifier::Max:
+      return Float ? AtomicRMWInst::FMax
+                   : Signed ? AtomicRMWInst::Max : AtomicRMWInst::UMax;
+    case Modifier::Inc: return AtomicRMWInst::UIncWrap;
+    case Modifier::Dec: return AtomicRMWInst::UDecWrap;
+    case Modifier::Exch: return AtomicRMWInst::Xchg;
+    case Modifier::And: return AtomicRMWInst::And;
+    case Modifier::Or: return AtomicRMWInst::Or;
+    case Modifier::Xor: return AtomicRMWInst::Xor;
+    default: break;
+    }
+  }
+  return std::nullopt;
+}
+
+static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
+  IRBuilder<> &B = FL.B;
+  ScalarType T = I.getType();
+  bool IsRed = I.Op == Opcode::Red;
+  unsigned AddrIdx = IsRed ? 0 : 1;
+  if (T == ScalarType::F16x2 || T == ScalarType::BF16x2 ||
+      T == ScalarType::F16 || T == ScalarType::BF16 || I.VectorWidth != 1)
+    return FL.error(I, "atomics on half-precision or vector types are not "
+                       "supported yet");
+  Expected<LaneValue> Addr = FL.getAddress(I.Operands[AddrIdx], I.Space);
+  if (!Addr)
+    return Addr.takeError();
+  Expected<LaneValue> Val = FL.read(I.Operands[AddrIdx + 1], T);
+  if (!Val)
+    return Val.takeError();
+  bool IsCas = I.hasModifier(Modifier::Cas);
+  Expected<LaneValue> Swap = LaneValue{nullptr, Shape::uniform()};
+  if (IsCas) {
+    Swap = FL.read(I.Operands[AddrIdx + 2], T);
+    if (!Swap)
+      return Swap.takeError();
+  }
+  std::optional<AtomicRMWInst::BinOp> Op = atomicOp(I, T);
+  if (!IsCas && !Op)
+    return FL.error(I, "unknown atomic operation");
+  Type *Elt = FL.getLaneType(T);
+  unsigned Size = ptx::getBitWidth(T) / 8;
+  AllocaInst *Old = FL.createTemporary(FL.getVectorType(Elt));
+  forEachActiveLane(FL, FL.getInstMask(), [&](Value *Lane) {
+    Value *P = B.CreateIntToPtr(laneOf(B, Addr->V, Lane), B.getPtrTy());
+    Value *V = laneOf(B, Val->V, Lane);
+    Value *Result;
+    if (IsCas) {
+      Value *Cmp = V, *New = laneOf(B, Swap->V, Lane);
+      if (Elt->isFloatingPointTy()) {
+        Type *IntTy = B.getIntNTy(Size * 8);
+        Cmp = B.CreateBitCast(Cmp, IntTy);
+        New = B.CreateBitCast(New, IntTy);
+      }
+      auto *X = B.CreateAtomicCmpXchg(P, Cmp, New, MaybeAlign(Size),
+                                      AtomicOrdering::SequentiallyConsistent,
+                                      AtomicOrdering::SequentiallyConsistent);
+      Result = B.CreateExtractValue(X, 0);
+      if (Elt->isFloatingPointTy())
+        Result = B.CreateBitCast(Result, Elt);
+    } else {
+      Result = B.CreateAtomicRMW(*Op, P, V, MaybeAlign(Size),
+                                 AtomicOrdering::SequentiallyConsistent);
+    }
+    Value *Vec = B.CreateLoad(Old->getAllocatedType(), Old);
+    B.CreateStore(B.CreateInsertElement(Vec, Result, Lane), Old);
+  });
+  if (IsRed)
+    return Error::success();
+  return FL.write(I.Operands[0], B.CreateLoad(Old->getAllocatedType(), Old), T);
+}
+
+Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
+  IRBuilder<> &B = FL.B;
+  switch (I.Op) {
+  case Opcode::Ld:
+  case Opcode::Ldu:
+    return lowerLoad(FL, I);
+  case Opcode::St:
+    return lowerStore(FL, I);
+  case Opcode::Atom:
+  case Opcode::Red:
+    return lowerAtomic(FL, I);
+  case Opcode::Membar:
+  case Opcode::Fence:
+    B.CreateFence(AtomicOrdering::SequentiallyConsistent);
+    return Error::success();
+  case Opcode::Prefetch:
+  case Opcode::Prefetchu:
+    return Error::success();
+  case Opcode::Cvta:
+  case Opcode::Isspacep: {
+    bool ToSpace = I.hasModifier(Modifier::To);
+    StateSpace Space = I.Space;
+    Expected<LaneValue> A = FL.read(I.Operands[1], ScalarType::U64);
+    if (!A)
+      return A.takeError();
+    Value *V = A->V;
+    Type *I64 = B.getInt64Ty();
+    bool IsShared = Space == StateSpace::Shared ||
+                    Space == StateSpace::SharedCTA ||
+                    Space == StateSpace::SharedCluster;
+    if (I.Op == Opcode::Isspacep) {
+      Value *Result;
+      Value *SharedBase =
+          B.CreatePtrToInt(FL.getContextField(WCF_SharedBase, B.getPtrTy()), I64);
+      Value *SharedSize = B.CreateZExt(
+          FL.getContextField(WCF_TotalSharedSize, B.getInt32Ty()), I64);
+      auto InRange = [&](Value *Lo, Value *Len) {
+        Value *Off = B.CreateSub(V, A->isScalar() ? Lo : FL.splat(Lo));
+        return B.CreateICmpULT(Off, A->isScalar() ? Len : FL.splat(Len));
+      };
+      Value *InShared = InRange(SharedBase, SharedSize);
+      Expected<LaneValue> Frame = FL.getAddress(
+          [&] {
+            Operand Z;
+            Z.Kind = Operand::Address;
+            Z.Loc = I.Loc;
+            return Z;
+          }(),
+          StateSpace::Local);
+      Value *InLocal;
+      if (!Frame) {
+        consumeError(Frame.takeError());
+        InLocal = A->isScalar() ? (Value *)B.getFalse()
+                                : FL.splat(B.getFalse());
+      } else {
+        // Any lane's frame: local windows of one warp are contiguous.
+        Value *Lo = B.CreateExtractElement(Frame->V, uint64_t(0));
+        Value *Hi = B.CreateExtractElement(Frame->V, uint64_t(Lanes - 1));
+        Value *Stride = B.CreateSub(
+            B.CreateExtractElement(Frame->V, uint64_t(1)), Lo);
+        InLocal = InRange(Lo, B.CreateAdd(B.CreateSub(Hi, Lo), Stride));
+      }
+      if (IsShared)
+        Result = InShared;
+      else if (Space == StateSpace::Local)
+        Result = InLocal;
+      else if (Space == StateSpace::Global)
+        Result = B.CreateNot(B.CreateOr(FL.widen(InShared), FL.widen(InLocal)));
+      else
+        Result = A->isScalar() ? (Value *)B.getFalse() : FL.splat(B.getFalse());
+      return FL.write(I.Operands[0], Result, ScalarType::Pred);
+    }
+    if (IsShared) {
+      Value *Base =
+          B.CreatePtrToInt(FL.getContextField(WCF_SharedBase, B.getPtrTy()), I64);
+      Value *BaseV = A->isScalar() ? Base : FL.splat(Base);
+      V = ToSpace ? B.CreateSub(V, BaseV) : B.CreateAdd(V, BaseV);
+    } else if (Space == StateSpace::Local) {
+      Operand Z;
+      Z.Kind = Operand::Address;
+      Z.Loc = I.Loc;
+      Expected<LaneValue> Frame = FL.getAddress(Z, StateSpace::Local);
+      if (!Frame)
+        return Frame.takeError();
+      V = ToSpace ? B.CreateSub(FL.widen(V), Frame->V)
+                  : B.CreateAdd(FL.widen(V), Frame->V);
+    }
+    return FL.write(I.Operands[0], V, I.getType());
+  }
+  default:
+    return FL.error(I, "instruction '" + ptx::getSpelling(I.Op) +
+                           "' is not supported yet");
+  }
+}

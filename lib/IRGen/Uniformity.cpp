@@ -1,0 +1,341 @@
+//===- Uniformity.cpp - Which PTX registers are uniform or affine ---------===//
+
+#include "Uniformity.h"
+#include "CFG.h"
+#include "ptxjit/IRGen/IRGen.h"
+#include "ptxjit/PTX/AST.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+using ptx::Opcode;
+using ptx::Operand;
+using ptx::Statement;
+
+Shape Shape::join(Shape O) const {
+  if (Kind == Varying || O.Kind == Varying)
+    return varying();
+  if (Kind == Uniform)
+    return O;
+  if (O.Kind == Uniform)
+    return *this;
+  return Stride == O.Stride ? *this : varying();
+}
+
+UniformityInfo::UniformityInfo(const ptx::Module &M, const ptx::Function &F,
+                               const PTXCFG &CFG, const KernelShape &KS)
+    : M(M), F(F), CFG(CFG), KS(KS), Divergent(CFG.Blocks.size()) {
+  run();
+}
+
+Shape UniformityInfo::getRegister(StringRef Name) const {
+  auto It = Registers.find(Name);
+  return It == Registers.end() ? Shape::uniform() : It->second;
+}
+
+Shape UniformityInfo::getSpecial(StringRef Name, char Component) const {
+  const uint32_t *D = KS.BlockDim;
+  if (Name == "%tid") {
+    // Lane L of warp W is thread W*32+L in x-major order.
+    bool OneDim = D[1] == 1 && D[2] == 1;
+    switch (Component) {
+    case 'x':
+      return OneDim || D[0] % 32 == 0 ? Shape::affine(1) : Shape::varying();
+    case 'y':
+      if (D[1] == 1 || D[0] % 32 == 0)
+        return Shape::uniform();
+      return Shape::varying();
+    default:
+      if (D[2] == 1 || (D[0] * D[1]) % 32 == 0)
+        return Shape::uniform();
+      return Shape::varying();
+    }
+  }
+  if (Name == "%laneid")
+    return Shape::affine(1);
+  return StringSwitch<Shape>(Name)
+      .Cases({"%ntid", "%ctaid", "%nctaid", "%warpid", "%nwarpid", "%smid",
+              "%nsmid", "%gridid"},
+             Shape::uniform())
+      .Cases({"%dynamic_smem_size", "%total_smem_size"}, Shape::uniform())
+      .Default(Shape::varying());
+}
+
+static bool isSpecialRegister(StringRef Name) {
+  return StringSwitch<bool>(Name)
+      .Cases({"%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid",
+              "%nwarpid", "%smid", "%nsmid", "%gridid"},
+             true)
+      .StartsWith("%lanemask_", true)
+      .StartsWith("%clock", true)
+      .StartsWith("%globaltimer", true)
+      .Cases({"%dynamic_smem_size", "%total_smem_size"}, true)
+      .StartsWith("%envreg", true)
+      .Default(false);
+}
+
+Shape UniformityInfo::getOperand(const Operand &Op) const {
+  switch (Op.Kind) {
+  case Operand::Register:
+  case Operand::Symbol:
+    if (isSpecialRegister(Op.Name))
+      return getSpecial(Op.Name, Op.Component);
+    // Registers may be named without '%' (.reg .f16 low;); a name that is
+    // not a register is a variable or function address: uniform.
+    return getRegister(Op.Name);
+  case Operand::Vector: {
+    Shape S = Shape::uniform();
+    for (const Operand &E : Op.Elements)
+      S = S.join(getOperand(E).isUniform() ? Shape::uniform()
+                                           : Shape::varying());
+    return S;
+  }
+  case Operand::Address:
+    if (!Op.BaseIsRegister)
+      return Shape::uniform();
+    return getRegister(Op.Name);
+  default:
+    return Shape::uniform();
+  }
+}
+
+static std::optional<int64_t> immediate(const Operand &Op) {
+  if (Op.Kind == Operand::IntImm)
+    return Op.Value;
+  return std::nullopt;
+}
+
+void UniformityInfo::run() {
+  // Count static definitions of each register.
+  for (const Statement &S : F.Body) {
+    if (S.Kind != Statement::Inst || S.Instr.Operands.empty())
+      continue;
+    const ptx::Instruction &I = S.Instr;
+    if (I.Op == Opcode::St || I.Op == Opcode::Red || I.Op == Opcode::Bra ||
+        I.Op == Opcode::Call || I.Op == Opcode::BrxIdx ||
+        I.Op == Opcode::Prefetch || I.Op == Opcode::Prefetchu)
+      continue;
+    const Operand &D = I.Operands[0];
+    auto Count = [&](const Operand &R) {
+      if (R.Kind == Operand::Register || R.Kind == Operand::Symbol)
+        ++DefCount[R.Name];
+    };
+    if (D.Kind == Operand::Vector || D.Kind == Operand::PredPair)
+      for (const Operand &E : D.Elements)
+        Count(E);
+    else
+      Count(D);
+  }
+  // Parameters of device functions differ per lane.
+  if (!F.IsEntry)
+    for (const ptx::VariableDecl &P : F.Params)
+      if (P.Space == ptx::StateSpace::Reg)
+        Registers[P.Name] = Shape::varying();
+
+  bool Changed = true;
+  while (Changed) {
+    Changed = visitInstructions();
+    Changed |= updateDivergence();
+  }
+}
+
+bool UniformityInfo::visitInstructions() {
+  bool Changed = false;
+  for (unsigned B = 0; B != CFG.Blocks.size(); ++B) {
+    const PTXBlock &Blk = CFG.Blocks[B];
+    for (unsigned Idx = Blk.Begin; Idx != Blk.End; ++Idx) {
+      const Statement &S = F.Body[Idx];
+      if (S.Kind != Statement::Inst)
+        continue;
+      const ptx::Instruction &I = S.Instr;
+      if (I.Operands.empty())
+        continue;
+      Shape Result = Shape::uniform();
+      auto Src = [&](unsigned N) { return getOperand(I.Operands[N]); };
+      auto JoinAllSources = [&] {
+        Shape R = Shape::uniform();
+        for (unsigned N = 1; N < I.Operands.size(); ++N)
+          R = R.join(Src(N).isUniform() ? Shape::uniform() : Shape::varying());
+        return R;
+      };
+      bool IsInt = ptx::isInteger(I.getType());
+      switch (I.Op) {
+      case Opcode::St:
+      case Opcode::Red:
+      case Opcode::Bra:
+      case Opcode::BrxIdx:
+      case Opcode::Prefetch:
+      case Opcode::Prefetchu:
+      case Opcode::Call:
+        continue;
+      case Opcode::Mov:
+        Result = I.Operands.size() == 2 ? Src(1) : Shape::varying();
+        if (!IsInt && !Result.isUniform())
+          Result = Shape::varying();
+        break;
+      case Opcode::Add:
+      case Opcode::Sub: {
+        if (I.Operands.size() != 3 || !IsInt) {
+          Result = JoinAllSources();
+          break;
+        }
+        Shape A = Src(1), C = Src(2);
+        if (A.isVarying() || C.isVarying())
+          Result = Shape::varying();
+        else
+          Result = Shape::affine(I.Op == Opcode::Add ? A.Stride + C.Stride
+                                                     : A.Stride - C.Stride);
+        break;
+      }
+      case Opcode::Mul:
+      case Opcode::Mad:
+      case Opcode::Shl: {
+        if (I.Operands.size() < 3 || !IsInt || I.hasModifier(ptx::Modifier::Hi)) {
+          Result = JoinAllSources();
+          break;
+        }
+        Shape A = Src(1), C = Src(2);
+        std::optional<int64_t> K =
+            I.Op == Opcode::Shl ? immediate(I.Operands[2])
+                                : (A.isUniform() ? immediate(I.Operands[1])
+                                                 : immediate(I.Operands[2]));
+        Shape Other = A.isUniform() && I.Op != Opcode::Shl ? C : A;
+        if (A.isUniform() && C.isUniform())
+          Result = Shape::uniform();
+        else if (K && Other.Kind == Shape::Affine && *K >= 0 && *K < 64)
+          Result = Shape::affine(I.Op == Opcode::Shl ? Other.Stride << *K
+                                                     : Other.Stride * *K);
+        else
+          Result = Shape::varying();
+        if (I.Op == Opcode::Mad && I.Operands.size() == 4) {
+          Shape Addend = Src(3);
+          Result = Result.isVarying() || Addend.isVarying()
+                       ? Shape::varying()
+                       : Shape::affine(Result.Stride + Addend.Stride);
+        }
+        break;
+      }
+      case Opcode::Cvt:
+        Result = Src(1);
+        if (!(IsInt && ptx::isInteger(I.getType(1))) && !Result.isUniform())
+          Result = Shape::varying();
+        break;
+      case Opcode::Cvta:
+        Result = Src(1);
+        if (I.Space == ptx::StateSpace::Local && !Result.isVarying())
+          Result = Shape::varying();
+        break;
+      case Opcode::Ld:
+      case Opcode::Ldu: {
+        Shape Addr = Src(1);
+        bool PerLaneMemory = I.Space == ptx::StateSpace::Local ||
+                             (I.Space == ptx::StateSpace::Param && !F.IsEntry);
+        Result = Addr.isUniform() && !PerLaneMemory && !I.hasModifier(ptx::Modifier::Volatile)
+                     ? Shape::uniform()
+                     : Shape::varying();
+        // A parameter of the kernel itself is uniform; a call's return
+        // value (.param declared in the body) is not.
+        if (I.Space == ptx::StateSpace::Param && F.IsEntry &&
+            I.Operands[1].Kind == Operand::Address &&
+            !I.Operands[1].BaseIsRegister) {
+          bool IsKernelParam = false;
+          for (const ptx::VariableDecl &P : F.Params)
+            IsKernelParam |= P.Name == I.Operands[1].Name;
+          if (!IsKernelParam)
+            Result = Shape::varying();
+        }
+        break;
+      }
+      case Opcode::Atom:
+      case Opcode::Shfl:
+      case Opcode::Vote:
+      case Opcode::Match:
+      case Opcode::Redux:
+      case Opcode::Activemask:
+      case Opcode::Bar:
+      case Opcode::Barrier:
+        Result = Shape::varying();
+        break;
+      default:
+        Result = JoinAllSources();
+        break;
+      }
+      if (!I.GuardPredicate.empty() &&
+          !getRegister(I.GuardPredicate).isUniform())
+        Result = Shape::varying();
+
+      auto Update = [&](const Operand &R) {
+        if (R.Kind != Operand::Register && R.Kind != Operand::Symbol)
+          return;
+        Shape New = Result;
+        if (CFG.Blocks.size() > B && Divergent.test(B) &&
+            DefCount.lookup(R.Name) > 1)
+          New = Shape::varying();
+        Shape &Cur = Registers.try_emplace(R.Name, Shape::uniform())
+                         .first->second;
+        Shape Joined = Cur.join(New);
+        if (Joined != Cur) {
+          Cur = Joined;
+          Changed = true;
+        }
+      };
+      const Operand &D = I.Operands[0];
+      if (D.Kind == Operand::Vector || D.Kind == Operand::PredPair) {
+        // Unpacking or a vector load: elements are not affine.
+        if (Result.Kind == Shape::Affine)
+          Result = Shape::varying();
+        for (const Operand &E : D.Elements)
+          Update(E);
+      } else {
+        Update(D);
+      }
+    }
+  }
+  return Changed;
+}
+
+bool UniformityInfo::updateDivergence() {
+  bool Changed = false;
+  unsigned N = CFG.Blocks.size();
+  for (unsigned B = 0; B != N; ++B) {
+    const PTXBlock &Blk = CFG.Blocks[B];
+    if (Blk.Succs.size() < 2 || Blk.End == Blk.Begin)
+      continue;
+    const Statement &Last = F.Body[Blk.End - 1];
+    if (Last.Kind != Statement::Inst)
+      continue;
+    const ptx::Instruction &I = Last.Instr;
+    bool Diverges = false;
+    if (I.Op == Opcode::Bra)
+      Diverges = !getRegister(I.GuardPredicate).isUniform();
+    else if (I.Op == Opcode::BrxIdx)
+      Diverges = !getOperand(I.Operands[0]).isUniform() ||
+                 (!I.GuardPredicate.empty() &&
+                  !getRegister(I.GuardPredicate).isUniform());
+    if (!Diverges)
+      continue;
+    // Lanes that take a branch only to leave the warp do not split it.
+    if (I.Op == Opcode::Bra && any_of(Blk.Succs, [&](unsigned S) {
+          return CFG.onlyExits(F, S);
+        }))
+      continue;
+    // Every block between the branch and its reconvergence point.
+    unsigned Join = CFG.getImmediatePostDominator(B);
+    SmallVector<unsigned, 16> Work(Blk.Succs.begin(), Blk.Succs.end());
+    BitVector Seen(N);
+    while (!Work.empty()) {
+      unsigned S = Work.pop_back_val();
+      if (S == Join || S >= N || Seen.test(S))
+        continue;
+      Seen.set(S);
+      if (!Divergent.test(S)) {
+        Divergent.set(S);
+        Changed = true;
+      }
+      for (unsigned T : CFG.Blocks[S].Succs)
+        Work.push_back(T);
+    }
+  }
+  return Changed;
+}

@@ -1,0 +1,81 @@
+//===- Uniformity.h - Which PTX registers are uniform or affine -*- C++ -*-===//
+//
+// A register is Uniform when every lane of a warp holds the same value
+// (it stays a scalar), Affine when lane L holds Base + L * Stride (it is a
+// vector, but memory accesses through it are contiguous), and Varying
+// otherwise. The analysis is optimistic and iterates to a fixed point.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_LIB_IRGEN_UNIFORMITY_H
+#define PTXJIT_LIB_IRGEN_UNIFORMITY_H
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+
+namespace ptxjit {
+struct KernelShape;
+namespace ptx {
+struct Function;
+struct Operand;
+class Module;
+} // namespace ptx
+
+namespace irgen {
+
+class PTXCFG;
+
+struct Shape {
+  enum KindTy : uint8_t { Uniform, Affine, Varying };
+  KindTy Kind = Uniform;
+  int64_t Stride = 0; ///< Affine only, in units of the register's value
+
+  static Shape uniform() { return {Uniform, 0}; }
+  static Shape affine(int64_t S) {
+    return S == 0 ? uniform() : Shape{Affine, S};
+  }
+  static Shape varying() { return {Varying, 0}; }
+  bool isUniform() const { return Kind == Uniform; }
+  bool isVarying() const { return Kind == Varying; }
+  bool operator==(const Shape &O) const {
+    return Kind == O.Kind && Stride == O.Stride;
+  }
+  bool operator!=(const Shape &O) const { return !(*this == O); }
+  /// Least upper bound.
+  Shape join(Shape O) const;
+};
+
+class UniformityInfo {
+public:
+  UniformityInfo(const ptx::Module &M, const ptx::Function &F,
+                 const PTXCFG &CFG, const KernelShape &KS);
+
+  /// The shape of a register, by name ("%r1"). Unknown names are Varying.
+  Shape getRegister(llvm::StringRef Name) const;
+  /// The shape of a special register such as %tid.x.
+  Shape getSpecial(llvm::StringRef Name, char Component) const;
+  /// The shape of an operand as read.
+  Shape getOperand(const ptx::Operand &Op) const;
+  /// True if block B may run with only some of the warp's live lanes.
+  bool isDivergentBlock(unsigned B) const { return Divergent.test(B); }
+
+private:
+  void run();
+  bool visitInstructions();
+  bool updateDivergence();
+
+  const ptx::Module &M;
+  const ptx::Function &F;
+  const PTXCFG &CFG;
+  const KernelShape &KS;
+  llvm::StringMap<Shape> Registers;
+  llvm::StringMap<unsigned> DefCount;
+  llvm::BitVector Divergent;
+};
+
+} // namespace irgen
+} // namespace ptxjit
+
+#endif
