@@ -140,6 +140,26 @@ static ScalarType getExpectedType(const Instruction &I, unsigned Idx,
   }
 }
 
+/// The shape alternative with as many operands as I has. Where several have
+/// (wmma.load d, [a], s and wmma.store [a], s, t), the one whose memory
+/// operands are where I's addresses are.
+static const std::string *selectShape(const Instruction &I) {
+  const std::string *First = nullptr;
+  for (const std::string &S : getShapes(I.Op)) {
+    if (S.size() != I.Operands.size())
+      continue;
+    if (!First)
+      First = &S;
+    bool AddressesFit = true;
+    for (size_t K = 0; K != S.size(); ++K)
+      if (S[K] == 'm' && I.Operands[K].Kind != Operand::Address)
+        AddressesFit = false;
+    if (AddressesFit)
+      return &S;
+  }
+  return First;
+}
+
 void FunctionVerifier::verifyInstruction(const Instruction &I) {
   InstCtx C{I, getOpcodeText(I, M.getSourceText())};
   if (!I.GuardPredicate.empty())
@@ -160,13 +180,7 @@ void FunctionVerifier::verifyInstruction(const Instruction &I) {
   if (I.Op == Opcode::Call)
     return verifyCall(C);
 
-  ArrayRef<std::string> Shapes = getShapes(I.Op);
-  const std::string *Shape = nullptr;
-  for (const std::string &S : Shapes)
-    if (S.size() == I.Operands.size()) {
-      Shape = &S;
-      break;
-    }
+  const std::string *Shape = selectShape(I);
   if (!Shape) {
     Diags.report(I.Loc, DiagID::err_operand_count, C.Text,
                  describeOperandCounts(I.Op), I.Operands.size());
