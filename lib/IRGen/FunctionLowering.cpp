@@ -869,7 +869,7 @@ Error FunctionLowering::lowerInstruction(const ptx::Instruction &I) {
   case Opcode::Cvt:
     return lowerConversion(*this, I);
   case Opcode::Call:
-    return error(I, "calls are not supported yet");
+    return lowerCall(I);
   case Opcode::Nanosleep:
   case Opcode::Pmevent:
   case Opcode::Brkpt:
@@ -906,6 +906,22 @@ Error FunctionLowering::lower() {
   }
   B.CreateStore(B.getInt32(0), WaitingVar);
   B.CreateStore(Constant::getNullValue(getVectorType(I32)), NextVar);
+  if (!F.IsEntry) {
+    // .reg parameters arrive as lane-major storage like .param ones.
+    unsigned ArgNo = 2 + F.Returns.size();
+    for (const ptx::VariableDecl &P : F.Params) {
+      Value *Arg = Fn->getArg(ArgNo++);
+      if (P.Space != StateSpace::Reg)
+        continue;
+      if (Register *R = findRegister(P.Name)) {
+        Type *Ty = R->Slot->getAllocatedType();
+        Value *V = B.CreateLoad(getVectorType(Ty->getScalarType()), Arg);
+        if (!Ty->isVectorTy())
+          V = B.CreateExtractElement(V, uint64_t(0));
+        B.CreateStore(V, R->Slot);
+      }
+    }
+  }
 
   BlockBBs.assign(CFG.Blocks.size(), nullptr);
   for (unsigned Blk : CFG.RPO)

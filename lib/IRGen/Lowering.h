@@ -135,6 +135,16 @@ private:
   llvm::Expected<LaneValue> symbolAddress(llvm::StringRef Name, int64_t Off,
                                           ptx::StateSpace *SpaceOut);
 
+  llvm::Error lowerCall(const ptx::Instruction &I);
+  /// Lane-major storage ([32 x size] bytes) holding a call argument or
+  /// return value; registers are copied through a temporary.
+  llvm::Expected<llvm::Value *> getCallSlot(const ptx::Operand &Op,
+                                            bool IsReturn,
+                                            llvm::SmallVectorImpl<std::pair<
+                                                const ptx::Operand *,
+                                                llvm::Value *>> &CopyBack);
+  void emitCall(llvm::FunctionCallee Callee, llvm::Value *Mask,
+                llvm::ArrayRef<llvm::Value *> Slots);
   llvm::Error lowerBlock(unsigned Index);
   llvm::Error lowerInstruction(const ptx::Instruction &I);
   llvm::Error lowerTerminator(unsigned Index, const ptx::Instruction *Last);

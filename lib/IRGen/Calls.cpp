@@ -1,0 +1,155 @@
+//===- Calls.cpp - call: direct, indirect, divergent ----------------------===//
+//
+// A device function is an LLVM function that runs the calling lanes:
+//   i32 @ptx.f(ptr Warp, i32 Mask, ptr Returns..., ptr Params...)
+// Every .param is lane-major storage (lane L's copy at L * size). The result
+// is the set of lanes that executed `exit` inside, which leave the caller
+// too. An indirect call whose target differs between lanes calls each
+// distinct target once with the lanes that chose it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+using ptx::Operand;
+using ptx::ScalarType;
+using ptx::StateSpace;
+
+Expected<Value *> FunctionLowering::getCallSlot(
+    const Operand &Op, bool IsReturn,
+    SmallVectorImpl<std::pair<const Operand *, Value *>> &CopyBack) {
+  if (Op.Kind == Operand::Symbol || Op.Kind == Operand::Register) {
+    auto It = Variables.find(Op.Name);
+    if (It != Variables.end() && It->second.Storage)
+      return It->second.Storage;
+    if (Register *R = findRegister(Op.Name)) {
+      // A register argument: copy it through lane-major storage.
+      Type *Elt = R->Slot->getAllocatedType()->getScalarType();
+      AllocaInst *Tmp = createTemporary(getVectorType(Elt));
+      if (!IsReturn) {
+        Value *V = B.CreateLoad(R->Slot->getAllocatedType(), R->Slot);
+        B.CreateStore(widen(V), Tmp);
+      } else {
+        CopyBack.push_back({&Op, Tmp});
+      }
+      return Tmp;
+    }
+  }
+  return ML.makeError(Op.Loc, "call arguments must be .param variables or "
+                              "registers");
+}
+
+void FunctionLowering::emitCall(FunctionCallee Callee, Value *Mask,
+                                ArrayRef<Value *> Slots) {
+  SmallVector<Value *, 8> Args{CtxArg, Mask};
+  Args.append(Slots.begin(), Slots.end());
+  Value *Exited = B.CreateCall(Callee, Args);
+  // Lanes that executed exit in the callee leave here too.
+  Function *Fn = B.GetInsertBlock()->getParent();
+  BasicBlock *Leave = BasicBlock::Create(ML.Ctx, "call.exited", Fn);
+  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "call.cont", Fn);
+  B.CreateCondBr(B.CreateICmpNE(Exited, B.getInt32(0)), Leave, Cont);
+  B.SetInsertPoint(Leave);
+  exitLanes(Exited, /*IsReturn=*/false);
+  B.CreateBr(Cont);
+  B.SetInsertPoint(Cont);
+}
+
+Error FunctionLowering::lowerCall(const ptx::Instruction &I) {
+  unsigned NRet = I.NumCallReturns, NArg = I.NumCallArgs;
+  if (I.Operands.size() < NRet + 1 + NArg)
+    return error(I, "malformed call");
+  const Operand &CalleeOp = I.Operands[NRet];
+  const ptx::Function *Direct = nullptr;
+  if (CalleeOp.Kind == Operand::Symbol && !findRegister(CalleeOp.Name)) {
+    Direct = ML.PM.findFunction(CalleeOp.Name);
+    if (!Direct)
+      return error(I, "call to unknown function '" + CalleeOp.Name + "'");
+    if (Direct->Returns.size() != NRet || Direct->Params.size() != NArg)
+      return error(I, "call to '" + CalleeOp.Name +
+                          "' does not match its declaration");
+    if (!Direct->HasBody) {
+      StringRef N = Direct->Name;
+      if (N == "vprintf" || N == "__assertfail" || N == "malloc" ||
+          N == "free")
+        return error(I, "'" + N + "' is not supported yet");
+      return error(I, "function '" + N + "' is declared but not defined");
+    }
+  }
+
+  SmallVector<std::pair<const Operand *, Value *>, 2> CopyBack;
+  SmallVector<Value *, 8> Slots;
+  for (unsigned K = 0; K != NRet + NArg; ++K) {
+    const Operand &Op = I.Operands[K < NRet ? K : K + 1];
+    Expected<Value *> Slot = getCallSlot(Op, K < NRet, CopyBack);
+    if (!Slot)
+      return Slot.takeError();
+    Slots.push_back(*Slot);
+  }
+
+  // Nothing to do for a guarded call whose lanes are all off: the callee
+  // must never run with an empty mask.
+  Function *Fn = B.GetInsertBlock()->getParent();
+  BasicBlock *DoCall = BasicBlock::Create(ML.Ctx, "call", Fn);
+  BasicBlock *After = BasicBlock::Create(ML.Ctx, "after.call", Fn);
+  Value *Mask = InstMask;
+  B.CreateCondBr(B.CreateICmpNE(Mask, B.getInt32(0)), DoCall, After);
+  B.SetInsertPoint(DoCall);
+
+  SmallVector<Type *, 8> ArgTys{B.getPtrTy(), B.getInt32Ty()};
+  for (size_t K = 0; K != Slots.size(); ++K)
+    ArgTys.push_back(B.getPtrTy());
+  FunctionType *FTy = FunctionType::get(B.getInt32Ty(), ArgTys, false);
+
+  if (Direct) {
+    Expected<Function *> Callee = ML.getDeviceFunction(*Direct);
+    if (!Callee)
+      return Callee.takeError();
+    emitCall(*Callee, Mask, Slots);
+  } else {
+    Expected<LaneValue> Target = read(CalleeOp, ScalarType::U64);
+    if (!Target)
+      return Target.takeError();
+    if (Target->isScalar()) {
+      emitCall(FunctionCallee(FTy, B.CreateIntToPtr(Target->V, B.getPtrTy())),
+               Mask, Slots);
+    } else {
+      // One call per distinct target, with the lanes that chose it.
+      BasicBlock *Loop = BasicBlock::Create(ML.Ctx, "icall.loop", Fn);
+      BasicBlock *Done = BasicBlock::Create(ML.Ctx, "icall.done", Fn);
+      AllocaInst *Left = createTemporary(B.getInt32Ty());
+      B.CreateStore(Mask, Left);
+      B.CreateBr(Loop);
+      B.SetInsertPoint(Loop);
+      Value *Remaining = B.CreateLoad(B.getInt32Ty(), Left);
+      Value *Lane = B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
+                                      {Remaining, B.getTrue()});
+      Value *Addr = B.CreateExtractElement(Target->V, Lane);
+      Value *Same = B.CreateAnd(
+          B.CreateBitCast(B.CreateICmpEQ(Target->V, splat(Addr)),
+                          B.getInt32Ty()),
+          Remaining);
+      B.CreateStore(B.CreateAnd(Remaining, B.CreateNot(Same)), Left);
+      emitCall(FunctionCallee(FTy, B.CreateIntToPtr(Addr, B.getPtrTy())),
+               Same, Slots);
+      Value *Rest = B.CreateAnd(B.CreateLoad(B.getInt32Ty(), Left),
+                                getMask());
+      B.CreateCondBr(B.CreateICmpNE(Rest, B.getInt32(0)), Loop, Done);
+      B.SetInsertPoint(Done);
+    }
+  }
+  B.CreateBr(After);
+  B.SetInsertPoint(After);
+  // Register results come back from their temporaries.
+  InstMask = B.CreateAnd(InstMask, getMask());
+  for (auto &[Op, Tmp] : CopyBack) {
+    Register *R = findRegister(Op->Name);
+    Type *VecTy = getVectorType(R->Slot->getAllocatedType()->getScalarType());
+    if (Error E = write(*Op, B.CreateLoad(VecTy, Tmp), R->Type))
+      return E;
+  }
+  return Error::success();
+}
