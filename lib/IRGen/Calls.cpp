@@ -22,9 +22,9 @@ Expected<Value *> FunctionLowering::getCallSlot(
     const Operand &Op, bool IsReturn,
     SmallVectorImpl<std::pair<const Operand *, Value *>> &CopyBack) {
   if (Op.Kind == Operand::Symbol || Op.Kind == Operand::Register) {
-    auto It = Variables.find(Op.Name);
-    if (It != Variables.end() && It->second.Storage)
-      return It->second.Storage;
+    LocalVariable *LV = findVariable(Op.Name);
+    if (LV && LV->Storage)
+      return LV->Storage;
     if (Register *R = findRegister(Op.Name)) {
       // A register argument: copy it through lane-major storage.
       Type *Elt = R->Slot->getAllocatedType()->getScalarType();

@@ -172,11 +172,38 @@ FunctionLowering::Register *FunctionLowering::findRegister(StringRef Name) {
   return &R;
 }
 
+FunctionLowering::LocalVariable *
+FunctionLowering::findVariable(StringRef Name) {
+  for (unsigned S = CurScope;; S = Scopes[S].Parent) {
+    auto It = Scopes[S].Variables.find(Name);
+    if (It != Scopes[S].Variables.end())
+      return &It->second;
+    if (S == 0)
+      return nullptr;
+  }
+}
+
 void FunctionLowering::declareVariables() {
   // .local variables share one frame per lane; .param variables in the body
   // (call arguments) get lane-major storage.
   IRBuilder<> EntryB(AllocaBB);
-  for (const ptx::VariableDecl &V : F.Locals) {
+  Scopes.assign(2, VariableScope());
+  Scopes[1].Parent = 0; // the body's outermost block
+  StatementScope.assign(F.Body.size(), 1);
+  unsigned Cur = 1;
+  for (unsigned I = 0; I != F.Body.size(); ++I) {
+    const Statement &S = F.Body[I];
+    if (S.Kind == Statement::ScopeBegin) {
+      Scopes.emplace_back();
+      Scopes.back().Parent = Cur;
+      Cur = Scopes.size() - 1;
+    } else if (S.Kind == Statement::ScopeEnd && Cur > 1) {
+      Cur = Scopes[Cur].Parent;
+    }
+    StatementScope[I] = Cur;
+    if (S.Kind != Statement::Decl)
+      continue;
+    const ptx::VariableDecl &V = F.Locals[S.Index];
     LocalVariable LV;
     LV.Space = V.Space;
     LV.Size = V.getSizeInBytes();
@@ -193,8 +220,9 @@ void FunctionLowering::declareVariables() {
     } else {
       continue; // .reg handled elsewhere, .shared by ModuleLowering
     }
-    Variables[V.Name] = LV;
+    Scopes[Cur].Variables[V.Name] = LV;
   }
+  StringMap<LocalVariable> &Variables = Scopes[0].Variables;
   if (FrameSize) {
     FrameSize = alignTo(FrameSize, 16);
     auto *Frame = EntryB.CreateAlloca(
@@ -327,9 +355,8 @@ Expected<LaneValue> FunctionLowering::readSpecial(const Operand &Op) {
 Expected<LaneValue> FunctionLowering::symbolAddress(StringRef Name, int64_t Off,
                                                     StateSpace *SpaceOut) {
   Type *I64 = B.getInt64Ty();
-  auto It = Variables.find(Name);
-  if (It != Variables.end()) {
-    LocalVariable &LV = It->second;
+  if (LocalVariable *Found = findVariable(Name)) {
+    LocalVariable &LV = *Found;
     if (SpaceOut)
       *SpaceOut = LV.Space;
     if (LV.Space == StateSpace::Local)
@@ -810,6 +837,7 @@ Error FunctionLowering::lowerBlock(unsigned Index) {
     const Statement &S = F.Body[I];
     if (S.Kind != Statement::Inst)
       continue;
+    CurScope = StatementScope[I];
     const ptx::Instruction &Inst = S.Instr;
     switch (Inst.Op) {
     case Opcode::Bra:

@@ -172,7 +172,16 @@ private:
   llvm::Value *InstMask = nullptr;
   const ptx::Instruction *CurInst = nullptr;
   llvm::StringMap<Register> Registers;
-  llvm::StringMap<LocalVariable> Variables;
+  /// Variables by block scope: `{ .param .b64 param0; ... }` call sequences
+  /// reuse names with different sizes. Scope 0 holds the parameters.
+  struct VariableScope {
+    unsigned Parent = 0;
+    llvm::StringMap<LocalVariable> Variables;
+  };
+  std::vector<VariableScope> Scopes;
+  std::vector<unsigned> StatementScope; ///< scope of each body statement
+  unsigned CurScope = 0;
+  LocalVariable *findVariable(llvm::StringRef Name);
   std::vector<llvm::BasicBlock *> BlockBBs;
   llvm::BasicBlock *DispatchBB = nullptr;
   llvm::BasicBlock *AllocaBB = nullptr;
