@@ -70,7 +70,10 @@ void FunctionVerifier::checkBranchTargets(ArrayRef<StringRef> Targets) {
 
 void FunctionVerifier::declareLocal(const VariableDecl &D) {
   if (const VariableDecl *Prev = Scopes.declare(D)) {
-    Diags.report(D.Loc, DiagID::err_redefinition, D.Name);
+    std::string Name = D.Name.str();
+    if (D.IsRange)
+      Name += "<" + std::to_string(D.RangeCount) + ">";
+    Diags.report(D.Loc, DiagID::err_redefinition, Name);
     Diags.report(Prev->Loc, DiagID::note_previous_definition);
   }
   if (D.HasInitializer)

@@ -61,13 +61,13 @@ static std::string describeCounts(ArrayRef<unsigned> Counts) {
   return S;
 }
 
-static std::string describeOperandCounts(Opcode Op) {
+static SmallVector<unsigned, 4> getOperandCounts(Opcode Op) {
   SmallVector<unsigned, 4> Counts;
   for (const std::string &S : getShapes(Op))
     Counts.push_back(S.size());
   llvm::sort(Counts);
   Counts.erase(std::unique(Counts.begin(), Counts.end()), Counts.end());
-  return describeCounts(Counts);
+  return Counts;
 }
 
 static std::string describeTypeCounts(unsigned Min, unsigned Max) {
@@ -169,7 +169,9 @@ void FunctionVerifier::verifyInstruction(const Instruction &I) {
   unsigned NumTypes = I.Types.size();
   if (NumTypes < Info.MinTypes || NumTypes > Info.MaxTypes) {
     Diags.report(I.Loc, DiagID::err_type_count, C.Text,
-                 describeTypeCounts(Info.MinTypes, Info.MaxTypes), NumTypes);
+                 describeTypeCounts(Info.MinTypes, Info.MaxTypes),
+                 Info.MaxTypes == 1 ? "type suffix" : "type suffixes",
+                 NumTypes);
     // Types would be checked against the wrong suffixes; names still count.
     for (const Operand &Op : I.Operands)
       checkNames(Op);
@@ -182,8 +184,10 @@ void FunctionVerifier::verifyInstruction(const Instruction &I) {
 
   const std::string *Shape = selectShape(I);
   if (!Shape) {
-    Diags.report(I.Loc, DiagID::err_operand_count, C.Text,
-                 describeOperandCounts(I.Op), I.Operands.size());
+    SmallVector<unsigned, 4> Counts = getOperandCounts(I.Op);
+    Diags.report(
+        I.Loc, DiagID::err_operand_count, C.Text, describeCounts(Counts),
+        Counts.back() == 1 ? "operand" : "operands", I.Operands.size());
     for (const Operand &Op : I.Operands)
       checkNames(Op);
     return;
@@ -415,7 +419,7 @@ void FunctionVerifier::checkAddress(const InstCtx &C, unsigned OpNo,
                    getSpelling(R.Type), "an address (.u32 or .u64)");
     return;
   default:
-    C.kind(Diags, Op, OpNo, "the address of a variable or in a register");
+    C.kind(Diags, Op, OpNo, "based on a register or a variable");
     return;
   }
 }
@@ -501,9 +505,10 @@ void FunctionVerifier::verifyCall(const InstCtx &C) {
 
   // An indirect call: the register holds a function's address, and the
   // prototype gives the signature.
-  if (R.VectorWidth != 1 || !isAddressSized(R.Type))
+  ScalarType AddrTy = M.AddressSize == 32 ? ScalarType::U32 : ScalarType::U64;
+  if (R.VectorWidth != 1 || !typesAgree(AddrTy, R.Type))
     Diags.report(Callee.Loc, DiagID::err_operand_type, CalleeNo, C.Text,
-                 getSpelling(R.Type), "a function address (.u32 or .u64)");
+                 getSpelling(R.Type), getSpelling(AddrTy));
   if (!I.HasCallPrototype)
     return Diags.report(Callee.Loc, DiagID::err_indirect_call_prototype,
                         Callee.Name);

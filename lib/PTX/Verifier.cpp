@@ -95,7 +95,8 @@ void ModuleVerifier::declareVariable(const VariableDecl &V) {
     Compatible = Prev.Dims[I] == V.Dims[I] || !Prev.Dims[I] || !V.Dims[I];
   if (!Compatible) {
     Diags.report(V.Loc, DiagID::err_conflicting_declaration, V.Name);
-    Diags.report(Prev.Loc, DiagID::note_previous_declaration);
+    Diags.report(Prev.Loc, PrevExtern ? DiagID::note_previous_declaration
+                                      : DiagID::note_previous_definition);
     return;
   }
   if (PrevExtern && !ThisExtern)
