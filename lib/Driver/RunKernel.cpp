@@ -5,6 +5,7 @@
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/Runtime/Launch.h"
+#include "ptxjit/Runtime/WarpRuntime.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -144,6 +145,7 @@ Error driver::runKernel(const ptx::Module &M, const RunOptions &Opts,
   auto JITStart = Clock::now();
   JITOptions JO;
   JO.OptLevel = Opts.OptLevel;
+  JO.Symbols = runtime::getRuntimeSymbols();
   Expected<std::unique_ptr<KernelJIT>> J = KernelJIT::create(JO);
   if (!J)
     return J.takeError();

@@ -24,6 +24,25 @@ static bool endsBlock(const Statement &S) {
   }
 }
 
+bool irgen::isSyncPoint(const Statement &S) {
+  if (S.Kind != Statement::Inst)
+    return false;
+  const ptx::Instruction &I = S.Instr;
+  switch (I.Op) {
+  case Opcode::Shfl:
+  case Opcode::Vote:
+  case Opcode::Match:
+  case Opcode::Redux:
+    return true;
+  case Opcode::Bar:
+  case Opcode::Barrier:
+    // bar.arrive counts its lanes but does not wait.
+    return !I.hasModifier(ptx::Modifier::Arrive);
+  default:
+    return false;
+  }
+}
+
 const SmallVector<StringRef, 4> *
 irgen::findBranchTargets(const ptx::Function &F, StringRef Table) {
   for (const Statement &S : F.Body)
@@ -48,7 +67,10 @@ Expected<PTXCFG> PTXCFG::build(const ptx::Module &M, const ptx::Function &F) {
     Start = End;
   };
   for (unsigned I = 0, E = Body.size(); I != E; ++I) {
-    if (Body[I].Kind == Statement::Label && I != Start)
+    // Labels and the points where lanes wait for each other start blocks,
+    // so waiting lanes can be resumed exactly there.
+    if ((Body[I].Kind == Statement::Label || isSyncPoint(Body[I])) &&
+        I != Start)
       Close(I);
     if (Body[I].Kind == Statement::Label)
       G.LabelToBlock[Body[I].Name] = G.Blocks.size();

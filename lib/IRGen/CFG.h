@@ -59,6 +59,10 @@ private:
   void computePostDominators();
 };
 
+/// Warp-synchronous instructions and waiting CTA barriers: lanes wait there
+/// for other lanes, so each starts a block.
+bool isSyncPoint(const ptx::Statement &S);
+
 /// The branch-target labels of a brx.idx table, by name.
 const llvm::SmallVector<llvm::StringRef, 4> *
 findBranchTargets(const ptx::Function &F, llvm::StringRef Table);

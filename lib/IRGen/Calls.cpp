@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+#include "ptxjit/IRGen/WarpABI.h"
 
 using namespace llvm;
 using namespace ptxjit;
@@ -47,6 +48,11 @@ void FunctionLowering::emitCall(FunctionCallee Callee, Value *Mask,
   SmallVector<Value *, 8> Args{CtxArg, Mask};
   Args.append(Slots.begin(), Slots.end());
   Value *Exited = B.CreateCall(Callee, Args);
+  // A trap, cancel or deadlock in the callee stops this warp too.
+  Value *Status = getContextField(WCF_Status, B.getInt32Ty());
+  BasicBlock *Ok = BasicBlock::Create(ML.Ctx, "call.ok", B.GetInsertBlock()->getParent());
+  B.CreateCondBr(B.CreateICmpNE(Status, B.getInt32(0)), StopBB, Ok);
+  B.SetInsertPoint(Ok);
   // Lanes that executed exit in the callee leave here too.
   Function *Fn = B.GetInsertBlock()->getParent();
   BasicBlock *Leave = BasicBlock::Create(ML.Ctx, "call.exited", Fn);

@@ -643,219 +643,6 @@ void FunctionLowering::storeLanes(const LaneValue &Addr, Value *Val,
   B.CreateMaskedScatter(V, Ptrs, Al, VMask);
 }
 
-//===----------------------------------------------------------------------===//
-// Control flow
-//===----------------------------------------------------------------------===//
-
-void FunctionLowering::transition(unsigned Target, Value *LaneMask) {
-  B.CreateStore(LaneMask, MaskVar);
-  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
-  BasicBlock *Slow = BasicBlock::Create(ML.Ctx, "to.dispatch", Fn);
-  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)), BlockBBs[Target],
-                 Slow);
-  B.SetInsertPoint(Slow);
-  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
-  Next = B.CreateSelect(maskToVector(LaneMask),
-                        splat(B.getInt32(CFG.Blocks[Target].RPONumber)), Next);
-  B.CreateStore(Next, NextVar);
-  B.CreateStore(B.CreateOr(Waiting, LaneMask), WaitingVar);
-  B.CreateBr(DispatchBB);
-}
-
-void FunctionLowering::branchDivergent(Value *Taken, unsigned TakenBlock,
-                                       unsigned NotTakenBlock) {
-  Value *Mask = getMask();
-  BasicBlock *AllTaken = BasicBlock::Create(ML.Ctx, "all.taken", Fn);
-  BasicBlock *NoneCheck = BasicBlock::Create(ML.Ctx, "check.none", Fn);
-  BasicBlock *NoneTaken = BasicBlock::Create(ML.Ctx, "none.taken", Fn);
-  BasicBlock *Split = BasicBlock::Create(ML.Ctx, "diverge", Fn);
-  B.CreateCondBr(B.CreateICmpEQ(Taken, Mask), AllTaken, NoneCheck);
-  B.SetInsertPoint(NoneCheck);
-  B.CreateCondBr(B.CreateICmpEQ(Taken, B.getInt32(0)), NoneTaken, Split);
-  B.SetInsertPoint(AllTaken);
-  transition(TakenBlock, Mask);
-  B.SetInsertPoint(NoneTaken);
-  transition(NotTakenBlock, Mask);
-  B.SetInsertPoint(Split);
-  Value *NotTaken = B.CreateAnd(Mask, B.CreateNot(Taken));
-  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
-  Next = B.CreateSelect(
-      maskToVector(Taken),
-      splat(B.getInt32(CFG.Blocks[TakenBlock].RPONumber)),
-      B.CreateSelect(maskToVector(NotTaken),
-                     splat(B.getInt32(CFG.Blocks[NotTakenBlock].RPONumber)),
-                     Next));
-  B.CreateStore(Next, NextVar);
-  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
-  B.CreateStore(B.CreateOr(Waiting, Mask), WaitingVar);
-  B.CreateBr(DispatchBB);
-}
-
-void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
-  // Device-function returns park lanes at a pseudo block numbered after
-  // every real one, so they are resumed last, all together.
-  Value *Mask = getMask();
-  Value *Rest = B.CreateAnd(Mask, B.CreateNot(Leaving));
-  if (!F.IsEntry) {
-    AllocaInst *Var = IsReturn ? ReturnedVar : ExitedVar;
-    Value *Old = B.CreateLoad(B.getInt32Ty(), Var);
-    B.CreateStore(B.CreateOr(Old, Leaving), Var);
-  }
-  B.CreateStore(Rest, MaskVar);
-  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "after.exit", Fn);
-  BasicBlock *Gone = BasicBlock::Create(ML.Ctx, "group.done", Fn);
-  B.CreateCondBr(B.CreateICmpNE(Rest, B.getInt32(0)), Cont, Gone);
-  B.SetInsertPoint(Gone);
-  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
-  BasicBlock *Done = BasicBlock::Create(ML.Ctx, "warp.done", Fn);
-  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)), Done, DispatchBB);
-  B.SetInsertPoint(Done);
-  if (F.IsEntry)
-    B.CreateRetVoid();
-  else
-    B.CreateRet(B.CreateLoad(B.getInt32Ty(), ExitedVar));
-  B.SetInsertPoint(Cont);
-}
-
-void FunctionLowering::emitDispatcher() {
-  B.SetInsertPoint(DispatchBB);
-  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
-  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
-  Value *Cand = B.CreateSelect(maskToVector(Waiting), Next,
-                               splat(B.getInt32(~0u)));
-  Value *Min = B.CreateIntrinsic(Intrinsic::vector_reduce_umin,
-                                 {Cand->getType()}, {Cand});
-  Value *Group = B.CreateAnd(
-      B.CreateBitCast(B.CreateICmpEQ(Next, splat(Min)), B.getInt32Ty()),
-      Waiting);
-  B.CreateStore(Group, MaskVar);
-  B.CreateStore(B.CreateAnd(Waiting, B.CreateNot(Group)), WaitingVar);
-  BasicBlock *Bad = BasicBlock::Create(ML.Ctx, "dispatch.bad", Fn);
-  SwitchInst *SW = B.CreateSwitch(Min, Bad, CFG.RPO.size());
-  for (unsigned Blk : CFG.RPO)
-    SW->addCase(B.getInt32(CFG.Blocks[Blk].RPONumber), BlockBBs[Blk]);
-  B.SetInsertPoint(Bad);
-  B.CreateUnreachable();
-}
-
-Error FunctionLowering::lowerTerminator(unsigned Index,
-                                        const ptx::Instruction *Last) {
-  const PTXBlock &Blk = CFG.Blocks[Index];
-  unsigned FT = Blk.FallThrough;
-  auto FallThrough = [&]() -> Error {
-    if (FT == ~0u || CFG.Blocks[FT].RPONumber == ~0u) {
-      exitLanes(getMask(), /*IsReturn=*/true);
-      B.CreateUnreachable();
-      return Error::success();
-    }
-    transition(FT, getMask());
-    return Error::success();
-  };
-  if (!Last)
-    return FallThrough();
-  CurInst = Last;
-  Value *Mask = getMask();
-  Value *Active = Mask;
-  Shape GuardShape = Shape::uniform();
-  if (!Last->GuardPredicate.empty()) {
-    Operand G;
-    G.Kind = Operand::Register;
-    G.Name = Last->GuardPredicate;
-    G.Negated = Last->GuardNegated;
-    G.Loc = Last->Loc;
-    Expected<LaneValue> P = read(G, ScalarType::Pred);
-    if (!P)
-      return P.takeError();
-    GuardShape = P->Sh;
-    Value *Bits = P->isScalar()
-                      ? B.CreateSelect(P->V, B.getInt32(~0u), B.getInt32(0))
-                      : B.CreateBitCast(P->V, B.getInt32Ty());
-    Active = B.CreateAnd(Mask, Bits);
-  }
-  InstMask = Active;
-  switch (Last->Op) {
-  case Opcode::Bra: {
-    unsigned Target = CFG.LabelToBlock.lookup(Last->Operands[0].Name);
-    if (Last->GuardPredicate.empty()) {
-      transition(Target, Mask);
-      return Error::success();
-    }
-    branchDivergent(Active, Target, FT);
-    return Error::success();
-  }
-  case Opcode::Ret:
-  case Opcode::Exit:
-  case Opcode::Trap: {
-    if (Last->Op == Opcode::Trap) {
-      Value *Any = B.CreateICmpNE(Active, B.getInt32(0));
-      Value *Ptr = B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_Trapped);
-      Value *Old = B.CreateLoad(B.getInt32Ty(), Ptr);
-      B.CreateStore(B.CreateSelect(Any, B.getInt32(1), Old), Ptr);
-    }
-    exitLanes(Active, Last->Op == Opcode::Ret);
-    if (Last->GuardPredicate.empty()) {
-      B.CreateUnreachable();
-      return Error::success();
-    }
-    return FallThrough();
-  }
-  case Opcode::BrxIdx: {
-    const auto *Targets = findBranchTargets(F, Last->Operands[1].Name);
-    Expected<LaneValue> Idx = read(Last->Operands[0], ScalarType::U32);
-    if (!Idx)
-      return Idx.takeError();
-    // Each lane records the block its index selects.
-    Value *IdxV = widen(Idx->V);
-    Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
-    for (unsigned I = 0; I != Targets->size(); ++I) {
-      unsigned T = CFG.LabelToBlock.lookup((*Targets)[I]);
-      Value *Hit = B.CreateAnd(
-          B.CreateICmpEQ(IdxV, splat(B.getInt32(I))), maskToVector(Active));
-      Next = B.CreateSelect(Hit, splat(B.getInt32(CFG.Blocks[T].RPONumber)),
-                            Next);
-    }
-    Value *NotTaken = B.CreateAnd(Mask, B.CreateNot(Active));
-    if (FT != ~0u)
-      Next = B.CreateSelect(maskToVector(NotTaken),
-                            splat(B.getInt32(CFG.Blocks[FT].RPONumber)), Next);
-    B.CreateStore(Next, NextVar);
-    Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
-    B.CreateStore(B.CreateOr(Waiting, Mask), WaitingVar);
-    B.CreateBr(DispatchBB);
-    return Error::success();
-  }
-  default:
-    return FallThrough();
-  }
-}
-
-Error FunctionLowering::lowerBlock(unsigned Index) {
-  const PTXBlock &Blk = CFG.Blocks[Index];
-  B.SetInsertPoint(BlockBBs[Index]);
-  const ptx::Instruction *Last = nullptr;
-  for (unsigned I = Blk.Begin; I != Blk.End; ++I) {
-    const Statement &S = F.Body[I];
-    if (S.Kind != Statement::Inst)
-      continue;
-    CurScope = StatementScope[I];
-    const ptx::Instruction &Inst = S.Instr;
-    switch (Inst.Op) {
-    case Opcode::Bra:
-    case Opcode::BrxIdx:
-    case Opcode::Ret:
-    case Opcode::Exit:
-    case Opcode::Trap:
-      Last = &Inst;
-      continue;
-    default:
-      break;
-    }
-    if (Error E = lowerInstruction(Inst))
-      return E;
-  }
-  return lowerTerminator(Index, Last);
-}
-
 Error FunctionLowering::lowerInstruction(const ptx::Instruction &I) {
   CurInst = &I;
   Value *Mask = getMask();
@@ -877,9 +664,10 @@ Error FunctionLowering::lowerInstruction(const ptx::Instruction &I) {
   const ptx::OpcodeInfo &Info = ptx::getOpcodeInfo(I.Op);
   if (Info.Flags & ptx::OpUnsupported)
     return error(I, "instruction '" + Info.Spelling + "' is not supported yet");
-  if (Info.Flags & (ptx::OpCTABarrier | ptx::OpWarpSync))
-    return error(I, "barriers and warp-synchronous instructions ('" +
-                        Info.Spelling + "') are not supported yet");
+  if (Info.Flags & ptx::OpCTABarrier)
+    return lowerBarrierOp(I);
+  if (Info.Flags & ptx::OpWarpSync)
+    return lowerWarpSync(I);
   switch (I.Op) {
   case Opcode::Ld:
   case Opcode::Ldu:
@@ -919,6 +707,11 @@ Error FunctionLowering::lower() {
   }
   MaskVar = B.CreateAlloca(I32, nullptr, "mask");
   WaitingVar = B.CreateAlloca(I32, nullptr, "waiting");
+  BlockedVar = B.CreateAlloca(I32, nullptr, "blocked");
+  ParkedVar = B.CreateAlloca(I32, nullptr, "parked");
+  ReleasedVar = B.CreateAlloca(I32, nullptr, "released");
+  BackEdgeVar = B.CreateAlloca(I32, nullptr, "backedges");
+  RotateVar = B.CreateAlloca(B.getInt1Ty(), nullptr, "rotate");
   NextVar = B.CreateAlloca(getVectorType(I32), nullptr, "next");
   declareRegisters();
   declareVariables();
@@ -932,7 +725,10 @@ Error FunctionLowering::lower() {
     B.CreateStore(B.getInt32(0), ExitedVar);
     B.CreateStore(B.getInt32(0), ReturnedVar);
   }
-  B.CreateStore(B.getInt32(0), WaitingVar);
+  for (AllocaInst *V : {WaitingVar, BlockedVar, ParkedVar, ReleasedVar,
+                        BackEdgeVar})
+    B.CreateStore(B.getInt32(0), V);
+  B.CreateStore(B.getFalse(), RotateVar);
   B.CreateStore(Constant::getNullValue(getVectorType(I32)), NextVar);
   if (!F.IsEntry) {
     // .reg parameters arrive as lane-major storage like .param ones.
@@ -955,6 +751,7 @@ Error FunctionLowering::lower() {
   for (unsigned Blk : CFG.RPO)
     BlockBBs[Blk] = BasicBlock::Create(ML.Ctx, "bb" + Twine(Blk), Fn);
   DispatchBB = BasicBlock::Create(ML.Ctx, "dispatch", Fn);
+  StopBB = BasicBlock::Create(ML.Ctx, "stop", Fn);
   BasicBlock *Start = BasicBlock::Create(ML.Ctx, "start", Fn);
   B.CreateBr(Start);
   B.SetInsertPoint(Start);
@@ -964,5 +761,6 @@ Error FunctionLowering::lower() {
     if (Error E = lowerBlock(Blk))
       return E;
   emitDispatcher();
+  emitStop();
   return Error::success();
 }

@@ -37,7 +37,8 @@ ModuleLowering::ModuleLowering(const ptx::Module &PM, Module &LM,
   Type *Dim3 = ArrayType::get(I32, 3);
   // Field order must match WarpContext and WarpContextField.
   WarpCtxTy = StructType::create(
-      Ctx, {Dim3, Dim3, I32, I32, Ptr, I32, I32, I64, I32, I32, Ptr, I32, I32},
+      Ctx, {Dim3, Dim3, I32, I32, Ptr, I32, I32, I64, I32, I32, Ptr, Ptr, I32,
+            I32, I32, I32},
       "ptxjit.WarpContext");
 }
 
@@ -46,6 +47,35 @@ Error ModuleLowering::makeError(SMLoc Loc, const Twine &Msg) const {
   return createStringError(inconvertibleErrorCode(),
                            Line ? ("line " + Twine(Line) + ": " + Msg).str()
                                 : Msg.str());
+}
+
+FunctionCallee ModuleLowering::getRuntimeFunction(StringRef Name) {
+  Type *I32 = Type::getInt32Ty(Ctx), *Ptr = PointerType::getUnqual(Ctx);
+  Type *Void = Type::getVoidTy(Ctx);
+  FunctionType *Ty;
+  if (Name == "ptxjit_rt_bar_arrive")
+    Ty = FunctionType::get(Void, {Ptr, I32, I32, I32, I32, I32, I32, I32},
+                           false);
+  else if (Name == "ptxjit_rt_bar_wait")
+    Ty = FunctionType::get(I32, {Ptr}, false);
+  else if (Name == "ptxjit_rt_bar_result")
+    Ty = FunctionType::get(I32, {Ptr, I32}, false);
+  else if (Name == "ptxjit_rt_exit_lanes")
+    Ty = FunctionType::get(Void, {Ptr, I32}, false);
+  else
+    Ty = FunctionType::get(Void, {Ptr}, false); // ptxjit_rt_yield
+  return LM.getOrInsertFunction(Name, Ty);
+}
+
+static bool usesCTABarriers(const ptx::Module &M, const ptx::Function &Kernel) {
+  for (const ptx::Function *F : ptx::getCallees(M, Kernel))
+    for (const ptx::Statement &S : F->Body)
+      if (S.Kind == ptx::Statement::Inst &&
+          (S.Instr.Op == ptx::Opcode::Bar ||
+           S.Instr.Op == ptx::Opcode::Barrier) &&
+          !S.Instr.hasModifier(ptx::Modifier::Warp))
+        return true;
+  return false;
 }
 
 static void flatten(const Initializer &In, SmallVectorImpl<const Initializer *> &Out) {
@@ -240,6 +270,7 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
                              "no kernel named '%s'", Kernel.str().c_str());
   auto LM = std::make_unique<Module>("ptx." + Kernel.str(), Ctx);
   ModuleLowering ML(M, *LM, Shape);
+  ML.UsesBarriers = usesCTABarriers(M, *F);
   if (Error E = ML.lowerGlobals(*F))
     return std::move(E);
   Expected<Function *> Fn = ML.emitKernel(*F);

@@ -48,6 +48,8 @@ public:
   std::vector<const ptx::Function *> Pending;
 
   llvm::Error makeError(llvm::SMLoc Loc, const llvm::Twine &Msg) const;
+  /// Declares a runtime entry point (see WarpABI.h).
+  llvm::FunctionCallee getRuntimeFunction(llvm::StringRef Name);
 
 private:
   llvm::Error lowerGlobal(const ptx::VariableDecl &V);
@@ -151,6 +153,20 @@ private:
   /// Sends Lanes to block Target: directly if no other lanes wait,
   /// otherwise through the dispatcher.
   void transition(unsigned Target, llvm::Value *LaneMask);
+  /// Parks Lanes at block Target and jumps to the dispatcher.
+  void parkAndDispatch(unsigned Target, llvm::Value *Lanes);
+  /// Checks the cancel flag and counts backward branches (forward progress
+  /// of divergent spin loops; yielding to other warps).
+  void emitBackEdgeChecks();
+  /// The warp stops (trap, cancel, deadlock): every lane leaves.
+  void emitStop();
+  /// Sync points: the prologue that waits for the other lanes.
+  llvm::Error lowerSyncPoint(unsigned Index, const ptx::Instruction &I);
+  llvm::Error lowerWarpSync(const ptx::Instruction &I);
+  llvm::Error lowerBarrierOp(const ptx::Instruction &I);
+  llvm::Value *runtimeArg();
+  void setStatus(uint32_t Status, llvm::Value *Lanes, llvm::Value *Aux);
+  bool usesBarriers() const { return ML.UsesBarriers; }
   void branchDivergent(llvm::Value *TakenMask, unsigned Taken,
                        unsigned NotTaken);
   /// Lanes in Leaving exit the warp (ret/exit).
@@ -164,6 +180,13 @@ private:
   llvm::AllocaInst *MaskVar = nullptr;    ///< i32 lanes running now
   llvm::AllocaInst *WaitingVar = nullptr; ///< i32 live lanes parked elsewhere
   llvm::AllocaInst *NextVar = nullptr;    ///< <32 x i32> block each lane waits at
+  llvm::AllocaInst *BlockedVar = nullptr;  ///< i32 lanes waiting at a warp sync
+  llvm::AllocaInst *ParkedVar = nullptr;   ///< i32 lanes waiting at a CTA barrier
+  llvm::AllocaInst *ReleasedVar = nullptr; ///< i32 lanes a CTA barrier released
+  llvm::AllocaInst *BackEdgeVar = nullptr; ///< i32 backward branches while split
+  llvm::AllocaInst *RotateVar = nullptr;   ///< i1 dispatch the furthest group
+  llvm::BasicBlock *StopBB = nullptr;
+  unsigned CurBlock = 0;
   llvm::AllocaInst *ExitedVar = nullptr;  ///< device functions: lanes that exited
   llvm::AllocaInst *ReturnedVar = nullptr; ///< device functions: lanes that returned
   llvm::Value *LocalFrame = nullptr;      ///< [32 x FrameSize] bytes

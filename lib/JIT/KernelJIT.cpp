@@ -1,6 +1,7 @@
 //===- KernelJIT.cpp - Compiling PTX kernels with ORC LLJIT ---------------===//
 
 #include "ptxjit/JIT/KernelJIT.h"
+#include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -90,6 +91,13 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
   if (!Gen)
     return Gen.takeError();
   (*J)->getMainJITDylib().addGenerator(std::move(*Gen));
+  SymbolMap Runtime;
+  for (const auto &[Name, Addr] : Opts.Symbols)
+    Runtime[(*J)->mangleAndIntern(Name)] = {ExecutorAddr::fromPtr(Addr),
+                                            JITSymbolFlags::Exported};
+  if (!Runtime.empty())
+    if (Error E = (*J)->getMainJITDylib().define(absoluteSymbols(Runtime)))
+      return std::move(E);
   return std::unique_ptr<KernelJIT>(new KernelJIT(std::move(*J), Opts));
 }
 

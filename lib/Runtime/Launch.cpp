@@ -3,6 +3,8 @@
 #include "ptxjit/Runtime/Launch.h"
 #include "ptxjit/IRGen/WarpABI.h"
 #include "ptxjit/JIT/KernelJIT.h"
+#include "ptxjit/Runtime/CTAScheduler.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Threading.h"
@@ -51,21 +53,43 @@ Error ptxjit::validateLaunch(const LaunchConfig &C, const KernelLayout &L) {
 
 namespace {
 
+/// What a warp fiber needs to call the generated warp function.
+struct WarpSlot {
+  WarpFunction Entry;
+  const void *Params;
+  WarpContext Ctx;
+};
+
+void runWarpSlot(void *Slot) {
+  auto *S = static_cast<WarpSlot *>(Slot);
+  S->Entry(S->Params, &S->Ctx);
+}
+
+std::string lanesText(uint32_t Lanes) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  runtime::printLanes(OS, Lanes);
+  return Text;
+}
+
 /// Runs CTAs taken from a shared counter; one per host thread.
 class CTAWorker {
 public:
-  CTAWorker(const CompiledKernel &K, const void *Params,
-            const LaunchConfig &C, unsigned WorkerIndex, unsigned NumWorkers)
+  CTAWorker(const CompiledKernel &K, const void *Params, const LaunchConfig &C,
+            unsigned WorkerIndex, unsigned NumWorkers,
+            runtime::FiberStackPool &Pool)
       : K(K), Params(Params), C(C), WorkerIndex(WorkerIndex),
-        NumWorkers(NumWorkers) {
+        NumWorkers(NumWorkers), Scheduler(Pool) {
     const uint32_t *B = C.Block;
     NumThreads = B[0] * B[1] * B[2];
     NumWarps = (NumThreads + WarpSize - 1) / WarpSize;
     SharedSize = K.Layout.DynamicSharedOffset + C.DynamicSharedBytes;
-    // Shared memory is host memory; keep 16 spare bytes so a zero-sized
-    // window still has a valid base.
+    // Shared memory is host memory; keep spare bytes so an empty window
+    // still has a valid base.
     Shared.assign(SharedSize + 16 + 255, 0);
-    Contexts.resize(NumWarps);
+    Slots.resize(NumWarps);
+    for (WarpSlot &S : Slots)
+      SlotPtrs.push_back(&S);
   }
 
   Error runCTA(uint64_t Linear) {
@@ -74,8 +98,12 @@ public:
                       uint32_t(Linear / (uint64_t(G[0]) * G[1]))};
     char *Base = alignedShared();
     std::memset(Base, 0, SharedSize);
+    static const uint8_t NeverCancel = 0;
     for (unsigned W = 0; W != NumWarps; ++W) {
-      WarpContext &Ctx = Contexts[W];
+      WarpSlot &S = Slots[W];
+      S.Entry = K.Entry;
+      S.Params = Params;
+      WarpContext &Ctx = S.Ctx;
       std::memset(&Ctx, 0, sizeof Ctx);
       for (unsigned D = 0; D != 3; ++D) {
         Ctx.CtaId[D] = Id[D];
@@ -90,12 +118,36 @@ public:
       Ctx.GridId = 1;
       Ctx.SMId = WorkerIndex;
       Ctx.NSMId = NumWorkers;
-      K.Entry(Params, &Ctx);
-      if (Ctx.Trapped)
-        return launchError(formatv("kernel '{0}' executed trap in CTA "
-                                   "({1},{2},{3}), warp {4}",
-                                   K.Name, Id[0], Id[1], Id[2], W));
+      Ctx.Runtime = &Scheduler;
+      Ctx.Cancel = C.Cancel ? reinterpret_cast<const volatile uint8_t *>(C.Cancel)
+                            : &NeverCancel;
     }
+    Error E = Error::success();
+    if (!K.Layout.UsesCTABarriers) {
+      // No barriers: the warps run one after another, no fibers.
+      for (unsigned W = 0; W != NumWarps; ++W) {
+        runWarpSlot(&Slots[W]);
+        if (Slots[W].Ctx.Status != WS_Running)
+          break;
+      }
+    } else {
+      runtime::CTALaunch L;
+      L.Fn = runWarpSlot;
+      L.WarpCtxs = SlotPtrs;
+      L.NumThreads = NumThreads;
+      L.KernelName = K.Name;
+      std::copy(Id, Id + 3, L.CTAId);
+      L.Cancel = C.Cancel;
+      E = NumWarps == 1 ? Scheduler.runWithoutBarriers(L) : Scheduler.run(L);
+    }
+    // A warp that stopped says why; that is the more precise report.
+    for (unsigned W = 0; W != NumWarps; ++W)
+      if (Slots[W].Ctx.Status != WS_Running) {
+        consumeError(std::move(E));
+        return statusError(Slots[W].Ctx, Id, W);
+      }
+    if (E)
+      return E;
     ++Stats.CTAs;
     Stats.Warps += NumWarps;
     return Error::success();
@@ -104,6 +156,26 @@ public:
   LaunchStats Stats;
 
 private:
+  Error statusError(const WarpContext &Ctx, const uint32_t *Id, unsigned W) {
+    std::string Where = formatv("kernel '{0}', CTA ({1},{2},{3}), warp {4}",
+                                K.Name, Id[0], Id[1], Id[2], W)
+                            .str();
+    switch (Ctx.Status) {
+    case WS_Trap:
+      return launchError(formatv("trap executed in {0}, lanes {1} (line {2})",
+                                 Where, lanesText(Ctx.StatusLanes),
+                                 Ctx.StatusLine));
+    case WS_Cancelled:
+      return launchError(formatv("{0} was cancelled at line {1}", Where,
+                                 Ctx.StatusLine));
+    default:
+      return launchError(formatv(
+          "deadlock in {0}: lanes {1} wait at a warp-synchronous instruction "
+          "(line {2}) for lanes of their member mask that never arrive",
+          Where, lanesText(Ctx.StatusLanes), Ctx.StatusLine));
+    }
+  }
+
   char *alignedShared() {
     uintptr_t P = reinterpret_cast<uintptr_t>(Shared.data());
     return reinterpret_cast<char *>((P + 255) & ~uintptr_t(255));
@@ -116,7 +188,9 @@ private:
   unsigned NumThreads, NumWarps;
   uint64_t SharedSize;
   std::vector<char> Shared;
-  std::vector<WarpContext> Contexts;
+  std::vector<WarpSlot> Slots;
+  SmallVector<void *, 32> SlotPtrs;
+  runtime::CTAScheduler Scheduler;
 };
 
 } // namespace
@@ -128,8 +202,6 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
   for (unsigned D = 0; D != 3; ++D)
     if (C.Block[D] != K.Shape.BlockDim[D])
       return launchError("kernel was compiled for a different block shape");
-  if (K.Layout.UsesCTABarriers)
-    return launchError("kernels with CTA barriers are not supported yet");
 
   uint64_t NumCTAs = uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2];
   unsigned Workers = C.NumThreads ? C.NumThreads
@@ -142,8 +214,9 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
   Error FirstError = Error::success();
   std::vector<LaunchStats> PerWorker(Workers);
 
+  runtime::FiberStackPool Pool;
   auto Work = [&](unsigned Index) {
-    CTAWorker W(K, Params, C, Index, Workers);
+    CTAWorker W(K, Params, C, Index, Workers, Pool);
     while (!Failed.load(std::memory_order_relaxed)) {
       if (C.Cancel && C.Cancel->load(std::memory_order_relaxed)) {
         std::lock_guard<std::mutex> G(ErrorLock);

@@ -20,6 +20,15 @@ namespace ptxjit {
 
 constexpr unsigned WarpSize = 32;
 
+/// Why a warp stopped early (WarpContext::Status).
+enum WarpStatus : uint32_t {
+  WS_Running = 0,
+  WS_Trap = 1,          ///< a lane executed trap
+  WS_Cancelled = 2,     ///< the launch was cancelled (--timeout)
+  WS_WarpDeadlock = 3,  ///< lanes wait at a warp-synchronous instruction
+                        ///< for lanes that never arrive
+};
+
 struct WarpContext {
   uint32_t CtaId[3];       ///< %ctaid
   uint32_t NCtaId[3];      ///< %nctaid
@@ -31,11 +40,14 @@ struct WarpContext {
   uint64_t GridId;         ///< %gridid
   uint32_t SMId;           ///< %smid (the host thread running the CTA)
   uint32_t NSMId;          ///< %nsmid
-  /// Opaque runtime state passed back to runtime calls (trap, barriers...).
+  /// The CTA scheduler running this warp (runtime calls take it).
   void *Runtime;
-  /// Set by the generated code when a lane executes trap.
-  uint32_t Trapped;
-  uint32_t Reserved;
+  /// Never null; the warp stops at its next backward branch when nonzero.
+  const volatile uint8_t *Cancel;
+  uint32_t Status;         ///< WarpStatus
+  uint32_t StatusLine;     ///< PTX line where the warp stopped
+  uint32_t StatusLanes;    ///< lanes concerned (trap, deadlock)
+  uint32_t StatusAux;      ///< deadlock: the lanes they wait for
 };
 
 /// Field indices of WarpContext in the LLVM struct type IRGen builds.
@@ -51,9 +63,24 @@ enum WarpContextField : unsigned {
   WCF_SMId,
   WCF_NSMId,
   WCF_Runtime,
-  WCF_Trapped,
-  WCF_Reserved,
+  WCF_Cancel,
+  WCF_Status,
+  WCF_StatusLine,
+  WCF_StatusLanes,
+  WCF_StatusAux,
 };
+
+/// Runtime entry points the generated code calls (kernels with CTA
+/// barriers only); Runtime is WarpContext::Runtime.
+extern "C" {
+void ptxjit_rt_bar_arrive(void *Runtime, uint32_t Barrier, uint32_t Count,
+                          uint32_t Lanes, uint32_t Wait, uint32_t Reduction,
+                          uint32_t Predicate, uint32_t Line);
+uint32_t ptxjit_rt_bar_wait(void *Runtime);
+uint32_t ptxjit_rt_bar_result(void *Runtime, uint32_t Barrier);
+void ptxjit_rt_exit_lanes(void *Runtime, uint32_t Lanes);
+void ptxjit_rt_yield(void *Runtime);
+}
 
 using WarpFunction = void (*)(const void *Params, WarpContext *Warp);
 

@@ -8,6 +8,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace llvm {
 namespace orc {
@@ -32,6 +35,8 @@ struct CompiledKernel {
 
 struct JITOptions {
   unsigned OptLevel = 2; ///< 0-3
+  /// Host functions generated code may call (runtime entry points).
+  std::vector<std::pair<std::string, void *>> Symbols;
 };
 
 class KernelJIT {

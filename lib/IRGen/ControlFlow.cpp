@@ -1,0 +1,387 @@
+//===- ControlFlow.cpp - Masks, divergence, reconvergence -----------------===//
+//
+// Each PTX basic block is an LLVM block that runs with the lanes in MaskVar.
+// Live lanes not running now are in WaitingVar; NextVar holds, per lane, the
+// reverse-post-order number of the block it waits at. Among the waiting
+// lanes, BlockedVar ones wait at a warp-synchronous instruction for other
+// lanes, and ParkedVar ones at a CTA barrier.
+//
+// A branch that all running lanes take the same way while nobody waits is a
+// plain LLVM branch: the converged fast path. Otherwise lanes record their
+// targets and the dispatcher resumes the runnable group waiting at the
+// lowest number, so groups meet again at the earliest common block. When no
+// group can run, the warp waits for a CTA barrier (a runtime call that yields
+// its fiber) or, if only warp-synchronous waits remain, reports a deadlock.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+#include "ptxjit/IRGen/WarpABI.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+using ptx::Opcode;
+using ptx::Operand;
+using ptx::ScalarType;
+using ptx::Statement;
+
+/// Backward branches taken while the warp is split, before the dispatcher
+/// runs another group once: lanes spinning on a flag that other lanes of the
+/// warp will set must not starve them.
+constexpr uint32_t RotatePeriod = 256;
+
+Value *FunctionLowering::runtimeArg() {
+  return getContextField(WCF_Runtime, B.getPtrTy());
+}
+
+void FunctionLowering::setStatus(uint32_t Status, Value *Lanes, Value *Aux) {
+  auto Store = [&](unsigned Field, Value *V) {
+    B.CreateStore(V, B.CreateStructGEP(ML.WarpCtxTy, CtxArg, Field));
+  };
+  Store(WCF_Status, B.getInt32(Status));
+  Store(WCF_StatusLine,
+        B.getInt32(CurInst ? getLine(CurInst->Loc) : 0));
+  Store(WCF_StatusLanes, Lanes);
+  Store(WCF_StatusAux, Aux ? Aux : B.getInt32(0));
+}
+
+void FunctionLowering::emitStop() {
+  B.SetInsertPoint(StopBB);
+  if (F.IsEntry) {
+    B.CreateRetVoid();
+    return;
+  }
+  // Every lane of this call leaves; the caller sees the status and stops.
+  Value *All = B.CreateOr(B.CreateOr(getMask(), B.CreateLoad(B.getInt32Ty(),
+                                                             WaitingVar)),
+                          B.CreateLoad(B.getInt32Ty(), ExitedVar));
+  B.CreateRet(All);
+}
+
+void FunctionLowering::emitBackEdgeChecks() {
+  Value *Flag = B.CreateLoad(B.getInt8Ty(),
+                             getContextField(WCF_Cancel, B.getPtrTy()),
+                             /*isVolatile=*/true);
+  BasicBlock *Cancel = BasicBlock::Create(ML.Ctx, "cancelled", Fn);
+  BasicBlock *Go = BasicBlock::Create(ML.Ctx, "not.cancelled", Fn);
+  B.CreateCondBr(B.CreateICmpNE(Flag, B.getInt8(0)), Cancel, Go);
+  B.SetInsertPoint(Cancel);
+  setStatus(WS_Cancelled, getMask(), nullptr);
+  B.CreateBr(StopBB);
+  B.SetInsertPoint(Go);
+
+  Value *Count = B.CreateAdd(B.CreateLoad(B.getInt32Ty(), BackEdgeVar),
+                             B.getInt32(1));
+  Value *Due = B.CreateICmpUGE(Count, B.getInt32(RotatePeriod));
+  BasicBlock *Rotate = BasicBlock::Create(ML.Ctx, "rotate", Fn);
+  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "backedge.cont", Fn);
+  B.CreateStore(B.CreateSelect(Due, B.getInt32(0), Count), BackEdgeVar);
+  B.CreateCondBr(Due, Rotate, Cont);
+  B.SetInsertPoint(Rotate);
+  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+  B.CreateStore(B.CreateICmpNE(Waiting, B.getInt32(0)), RotateVar);
+  if (usesBarriers())
+    B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_yield"), {runtimeArg()});
+  B.CreateBr(Cont);
+  B.SetInsertPoint(Cont);
+}
+
+void FunctionLowering::parkAndDispatch(unsigned Target, Value *Lanes) {
+  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+  Next = B.CreateSelect(maskToVector(Lanes),
+                        splat(B.getInt32(CFG.Blocks[Target].RPONumber)), Next);
+  B.CreateStore(Next, NextVar);
+  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+  B.CreateStore(B.CreateOr(Waiting, Lanes), WaitingVar);
+  B.CreateBr(DispatchBB);
+}
+
+void FunctionLowering::transition(unsigned Target, Value *LaneMask) {
+  if (CFG.Blocks[Target].RPONumber <= CFG.Blocks[CurBlock].RPONumber)
+    emitBackEdgeChecks();
+  B.CreateStore(LaneMask, MaskVar);
+  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+  BasicBlock *Slow = BasicBlock::Create(ML.Ctx, "to.dispatch", Fn);
+  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)), BlockBBs[Target],
+                 Slow);
+  B.SetInsertPoint(Slow);
+  parkAndDispatch(Target, LaneMask);
+}
+
+void FunctionLowering::branchDivergent(Value *Taken, unsigned TakenBlock,
+                                       unsigned NotTakenBlock) {
+  Value *Mask = getMask();
+  BasicBlock *AllTaken = BasicBlock::Create(ML.Ctx, "all.taken", Fn);
+  BasicBlock *NoneCheck = BasicBlock::Create(ML.Ctx, "check.none", Fn);
+  BasicBlock *NoneTaken = BasicBlock::Create(ML.Ctx, "none.taken", Fn);
+  BasicBlock *Split = BasicBlock::Create(ML.Ctx, "diverge", Fn);
+  B.CreateCondBr(B.CreateICmpEQ(Taken, Mask), AllTaken, NoneCheck);
+  B.SetInsertPoint(NoneCheck);
+  B.CreateCondBr(B.CreateICmpEQ(Taken, B.getInt32(0)), NoneTaken, Split);
+  B.SetInsertPoint(AllTaken);
+  transition(TakenBlock, Mask);
+  B.SetInsertPoint(NoneTaken);
+  transition(NotTakenBlock, Mask);
+  B.SetInsertPoint(Split);
+  if (CFG.Blocks[TakenBlock].RPONumber <= CFG.Blocks[CurBlock].RPONumber)
+    emitBackEdgeChecks();
+  Value *NotTaken = B.CreateAnd(Mask, B.CreateNot(Taken));
+  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+  Next = B.CreateSelect(
+      maskToVector(Taken), splat(B.getInt32(CFG.Blocks[TakenBlock].RPONumber)),
+      B.CreateSelect(maskToVector(NotTaken),
+                     splat(B.getInt32(CFG.Blocks[NotTakenBlock].RPONumber)),
+                     Next));
+  B.CreateStore(Next, NextVar);
+  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+  B.CreateStore(B.CreateOr(Waiting, Mask), WaitingVar);
+  B.CreateBr(DispatchBB);
+}
+
+void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
+  Value *Mask = getMask();
+  Value *Rest = B.CreateAnd(Mask, B.CreateNot(Leaving));
+  bool ThreadExit = F.IsEntry || !IsReturn;
+  if (ThreadExit && usesBarriers())
+    B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_exit_lanes"),
+                 {runtimeArg(), Leaving});
+  if (!F.IsEntry) {
+    AllocaInst *Var = IsReturn ? ReturnedVar : ExitedVar;
+    Value *Old = B.CreateLoad(B.getInt32Ty(), Var);
+    B.CreateStore(B.CreateOr(Old, Leaving), Var);
+  }
+  B.CreateStore(Rest, MaskVar);
+  // Lanes waiting at a warp-synchronous instruction may have waited for the
+  // ones leaving: let them check again.
+  B.CreateStore(B.getInt32(0), BlockedVar);
+  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "after.exit", Fn);
+  BasicBlock *Gone = BasicBlock::Create(ML.Ctx, "group.done", Fn);
+  B.CreateCondBr(B.CreateICmpNE(Rest, B.getInt32(0)), Cont, Gone);
+  B.SetInsertPoint(Gone);
+  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+  BasicBlock *Done = BasicBlock::Create(ML.Ctx, "warp.done", Fn);
+  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)), Done, DispatchBB);
+  B.SetInsertPoint(Done);
+  if (F.IsEntry)
+    B.CreateRetVoid();
+  else
+    B.CreateRet(B.CreateLoad(B.getInt32Ty(), ExitedVar));
+  B.SetInsertPoint(Cont);
+}
+
+void FunctionLowering::emitDispatcher() {
+  Type *I32 = B.getInt32Ty();
+  B.SetInsertPoint(DispatchBB);
+  Value *Waiting = B.CreateLoad(I32, WaitingVar);
+  Value *Blocked = B.CreateLoad(I32, BlockedVar);
+  Value *Parked = B.CreateLoad(I32, ParkedVar);
+  Value *Runnable =
+      B.CreateAnd(Waiting, B.CreateNot(B.CreateOr(Blocked, Parked)));
+  BasicBlock *Pick = BasicBlock::Create(ML.Ctx, "dispatch.pick", Fn);
+  BasicBlock *Stall = BasicBlock::Create(ML.Ctx, "dispatch.stall", Fn);
+  B.CreateCondBr(B.CreateICmpNE(Runnable, B.getInt32(0)), Pick, Stall);
+
+  // The runnable group at the lowest block (or, to let spinning lanes make
+  // progress, once in a while the highest).
+  B.SetInsertPoint(Pick);
+  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+  Value *RunVec = maskToVector(Runnable);
+  Value *Rotate = B.CreateLoad(B.getInt1Ty(), RotateVar);
+  B.CreateStore(B.getFalse(), RotateVar);
+  Value *Lowest = B.CreateIntrinsic(
+      Intrinsic::vector_reduce_umin, {Next->getType()},
+      {B.CreateSelect(RunVec, Next, splat(B.getInt32(~0u)))});
+  Value *Highest = B.CreateIntrinsic(
+      Intrinsic::vector_reduce_umax, {Next->getType()},
+      {B.CreateSelect(RunVec, Next, splat(B.getInt32(0)))});
+  Value *Chosen = B.CreateSelect(Rotate, Highest, Lowest);
+  Value *Group = B.CreateAnd(
+      B.CreateBitCast(B.CreateICmpEQ(Next, splat(Chosen)), I32), Runnable);
+  B.CreateStore(Group, MaskVar);
+  B.CreateStore(B.CreateAnd(Waiting, B.CreateNot(Group)), WaitingVar);
+  BasicBlock *Bad = BasicBlock::Create(ML.Ctx, "dispatch.bad", Fn);
+  SwitchInst *SW = B.CreateSwitch(Chosen, Bad, CFG.RPO.size());
+  for (unsigned Blk : CFG.RPO)
+    SW->addCase(B.getInt32(CFG.Blocks[Blk].RPONumber), BlockBBs[Blk]);
+  B.SetInsertPoint(Bad);
+  B.CreateUnreachable();
+
+  // Nothing can run: wait for a CTA barrier, or report a deadlock.
+  B.SetInsertPoint(Stall);
+  BasicBlock *Deadlock = BasicBlock::Create(ML.Ctx, "warp.deadlock", Fn);
+  if (usesBarriers()) {
+    BasicBlock *Wait = BasicBlock::Create(ML.Ctx, "barrier.wait", Fn);
+    B.CreateCondBr(B.CreateICmpNE(Parked, B.getInt32(0)), Wait, Deadlock);
+    B.SetInsertPoint(Wait);
+    Value *Released = B.CreateCall(
+        ML.getRuntimeFunction("ptxjit_rt_bar_wait"), {runtimeArg()});
+    B.CreateStore(
+        B.CreateOr(B.CreateLoad(I32, ReleasedVar), Released), ReleasedVar);
+    B.CreateStore(B.CreateAnd(Parked, B.CreateNot(Released)), ParkedVar);
+    B.CreateBr(DispatchBB);
+  } else {
+    B.CreateBr(Deadlock);
+  }
+  B.SetInsertPoint(Deadlock);
+  // Report the line of the sync point the first blocked group waits at.
+  SmallVector<Constant *, 32> Lines(CFG.RPO.size(), B.getInt32(0));
+  for (unsigned Blk : CFG.RPO) {
+    const PTXBlock &PB = CFG.Blocks[Blk];
+    for (unsigned I = PB.Begin; I != PB.End; ++I)
+      if (F.Body[I].Kind == Statement::Inst) {
+        Lines[PB.RPONumber] = B.getInt32(getLine(F.Body[I].Location));
+        break;
+      }
+  }
+  auto *LineTy = ArrayType::get(I32, Lines.size());
+  auto *LineTable = new GlobalVariable(
+      ML.LM, LineTy, true, GlobalValue::PrivateLinkage,
+      ConstantArray::get(LineTy, Lines), F.Name + ".lines");
+  Value *NextHere = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+  Value *First = B.CreateIntrinsic(
+      Intrinsic::vector_reduce_umin, {NextHere->getType()},
+      {B.CreateSelect(maskToVector(Blocked), NextHere,
+                      splat(B.getInt32(~0u)))});
+  Value *Line = B.CreateLoad(
+      I32, B.CreateInBoundsGEP(LineTy, LineTable, {B.getInt32(0), First}));
+  CurInst = nullptr;
+  setStatus(WS_WarpDeadlock, Blocked, Waiting);
+  B.CreateStore(Line, B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_StatusLine));
+  B.CreateBr(StopBB);
+}
+
+Error FunctionLowering::lowerTerminator(unsigned Index,
+                                        const ptx::Instruction *Last) {
+  const PTXBlock &Blk = CFG.Blocks[Index];
+  unsigned FT = Blk.FallThrough;
+  auto FallThrough = [&]() -> Error {
+    if (FT == ~0u || CFG.Blocks[FT].RPONumber == ~0u) {
+      exitLanes(getMask(), /*IsReturn=*/true);
+      B.CreateUnreachable();
+      return Error::success();
+    }
+    transition(FT, getMask());
+    return Error::success();
+  };
+  if (!Last)
+    return FallThrough();
+  CurInst = Last;
+  Value *Mask = getMask();
+  Value *Active = Mask;
+  if (!Last->GuardPredicate.empty()) {
+    Operand G;
+    G.Kind = Operand::Register;
+    G.Name = Last->GuardPredicate;
+    G.Negated = Last->GuardNegated;
+    G.Loc = Last->Loc;
+    Expected<LaneValue> P = read(G, ScalarType::Pred);
+    if (!P)
+      return P.takeError();
+    Value *Bits = P->isScalar()
+                      ? B.CreateSelect(P->V, B.getInt32(~0u), B.getInt32(0))
+                      : B.CreateBitCast(P->V, B.getInt32Ty());
+    Active = B.CreateAnd(Mask, Bits);
+  }
+  InstMask = Active;
+  switch (Last->Op) {
+  case Opcode::Bra: {
+    unsigned Target = CFG.LabelToBlock.lookup(Last->Operands[0].Name);
+    if (Last->GuardPredicate.empty()) {
+      transition(Target, Mask);
+      return Error::success();
+    }
+    branchDivergent(Active, Target, FT);
+    return Error::success();
+  }
+  case Opcode::Trap: {
+    // The whole launch stops; report which lanes trapped.
+    BasicBlock *Trap = BasicBlock::Create(ML.Ctx, "trap", Fn);
+    BasicBlock *NoTrap = BasicBlock::Create(ML.Ctx, "no.trap", Fn);
+    B.CreateCondBr(B.CreateICmpNE(Active, B.getInt32(0)), Trap, NoTrap);
+    B.SetInsertPoint(Trap);
+    setStatus(WS_Trap, Active, nullptr);
+    B.CreateBr(StopBB);
+    B.SetInsertPoint(NoTrap);
+    return FallThrough();
+  }
+  case Opcode::Ret:
+  case Opcode::Exit: {
+    exitLanes(Active, Last->Op == Opcode::Ret);
+    if (Last->GuardPredicate.empty()) {
+      B.CreateUnreachable();
+      return Error::success();
+    }
+    return FallThrough();
+  }
+  case Opcode::BrxIdx: {
+    const auto *Targets = findBranchTargets(F, Last->Operands[1].Name);
+    Expected<LaneValue> Idx = read(Last->Operands[0], ScalarType::U32);
+    if (!Idx)
+      return Idx.takeError();
+    // Each lane records the block its index selects.
+    Value *IdxV = widen(Idx->V);
+    Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+    for (unsigned I = 0; I != Targets->size(); ++I) {
+      unsigned T = CFG.LabelToBlock.lookup((*Targets)[I]);
+      Value *Hit = B.CreateAnd(
+          B.CreateICmpEQ(IdxV, splat(B.getInt32(I))), maskToVector(Active));
+      Next = B.CreateSelect(Hit, splat(B.getInt32(CFG.Blocks[T].RPONumber)),
+                            Next);
+    }
+    Value *NotTaken = B.CreateAnd(Mask, B.CreateNot(Active));
+    if (FT != ~0u)
+      Next = B.CreateSelect(maskToVector(NotTaken),
+                            splat(B.getInt32(CFG.Blocks[FT].RPONumber)), Next);
+    B.CreateStore(Next, NextVar);
+    Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+    B.CreateStore(B.CreateOr(Waiting, Mask), WaitingVar);
+    B.CreateBr(DispatchBB);
+    return Error::success();
+  }
+  default:
+    return FallThrough();
+  }
+}
+
+Error FunctionLowering::lowerBlock(unsigned Index) {
+  const PTXBlock &Blk = CFG.Blocks[Index];
+  CurBlock = Index;
+  B.SetInsertPoint(BlockBBs[Index]);
+  const ptx::Instruction *Last = nullptr;
+  for (unsigned I = Blk.Begin; I != Blk.End; ++I) {
+    const Statement &S = F.Body[I];
+    if (S.Kind != Statement::Inst)
+      continue;
+    CurScope = StatementScope[I];
+    const ptx::Instruction &Inst = S.Instr;
+    switch (Inst.Op) {
+    case Opcode::Bra:
+    case Opcode::BrxIdx:
+    case Opcode::Ret:
+    case Opcode::Exit:
+    case Opcode::Trap:
+      Last = &Inst;
+      continue;
+    default:
+      break;
+    }
+    if (isSyncPoint(S) && I != Blk.Begin) {
+      // Sync points start their block (see PTXCFG::build); only labels and
+      // directives may come before.
+      bool OnlyNonInstructions = true;
+      for (unsigned J = Blk.Begin; J != I; ++J)
+        OnlyNonInstructions &= F.Body[J].Kind != Statement::Inst;
+      if (!OnlyNonInstructions)
+        return error(Inst, "internal error: sync point inside a block");
+    }
+    if (isSyncPoint(S))
+      if (Error E = lowerSyncPoint(Index, Inst))
+        return E;
+    if (Error E = lowerInstruction(Inst))
+      return E;
+  }
+  return lowerTerminator(Index, Last);
+}

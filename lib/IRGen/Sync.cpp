@@ -1,0 +1,403 @@
+//===- Sync.cpp - Warp-synchronous instructions and CTA barriers ----------===//
+//
+// A sync point starts its own block. Its prologue decides whether the lanes
+// that must take part have all arrived:
+//
+// * Warp-synchronous instructions (shfl, vote, match, redux, bar.warp.sync)
+//   wait for every live lane of the member mask. Lanes that arrive early are
+//   blocked at the block; the group that completes the set runs the
+//   instruction for all of them. In converged code the check passes at once
+//   and the instruction is plain vector code: no runtime call.
+// * CTA barriers (bar.sync, barrier.sync, bar.red) count arriving lanes in
+//   the runtime and park them; when nothing else in the warp can run, the
+//   dispatcher waits in the runtime (the warp's fiber yields). Released
+//   lanes come back to the block and go on past the barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+#include "ptxjit/IRGen/WarpABI.h"
+#include "llvm/IR/Intrinsics.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+using ptx::Modifier;
+using ptx::Opcode;
+using ptx::Operand;
+using ptx::ScalarType;
+
+static bool isCTABarrier(const ptx::Instruction &I) {
+  return (I.Op == Opcode::Bar || I.Op == Opcode::Barrier) &&
+         !I.hasModifier(Modifier::Warp);
+}
+
+/// The operand holding the member mask, or -1 for the legacy forms that
+/// synchronize the lanes running now.
+static int memberMaskOperand(const ptx::Instruction &I) {
+  bool Sync = I.hasModifier(Modifier::Sync);
+  switch (I.Op) {
+  case Opcode::Shfl:
+    return Sync && I.Operands.size() == 5 ? 4 : -1;
+  case Opcode::Vote:
+  case Opcode::Match:
+  case Opcode::Redux:
+    return Sync && I.Operands.size() == 3 ? 2 : -1;
+  case Opcode::Bar:
+  case Opcode::Barrier:
+    return I.Operands.empty() ? -1 : 0; // bar.warp.sync membermask
+  default:
+    return -1;
+  }
+}
+
+/// A uniform 32-bit operand: its value in the first running lane.
+static Expected<Value *> readUniform(FunctionLowering &FL, const Operand &Op,
+                                     Value *Mask) {
+  Expected<LaneValue> V = FL.read(Op, ScalarType::U32);
+  if (!V)
+    return V.takeError();
+  if (V->isScalar())
+    return V->V;
+  IRBuilder<> &B = FL.B;
+  Value *First = B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
+                                   {Mask, B.getFalse()});
+  return B.CreateExtractElement(V->V, B.CreateAnd(First, B.getInt32(31)));
+}
+
+Error FunctionLowering::lowerSyncPoint(unsigned Index, const ptx::Instruction &I) {
+  CurInst = &I;
+  Type *I32 = B.getInt32Ty();
+  Value *Here = splat(B.getInt32(CFG.Blocks[Index].RPONumber));
+  Value *Mask = getMask();
+  Value *Waiting = B.CreateLoad(I32, WaitingVar);
+  if (!isCTABarrier(I)) {
+    // Lanes already blocked here join the group that just arrived.
+    Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+    Value *Blocked = B.CreateLoad(I32, BlockedVar);
+    Value *AtHere = B.CreateAnd(
+        Blocked, B.CreateBitCast(B.CreateICmpEQ(Next, Here), I32));
+    Value *Group = B.CreateOr(Mask, AtHere);
+    Value *Live = B.CreateOr(Mask, Waiting);
+    Value *Member = Mask;
+    int MaskOp = memberMaskOperand(I);
+    if (MaskOp >= 0) {
+      Expected<Value *> M = readUniform(*this, I.Operands[MaskOp], Mask);
+      if (!M)
+        return M.takeError();
+      Member = *M;
+    }
+    Value *Required = B.CreateAnd(Member, Live);
+    Value *Complete = B.CreateICmpEQ(B.CreateAnd(Group, Required), Required);
+    BasicBlock *Go = BasicBlock::Create(ML.Ctx, "sync.go", Fn);
+    BasicBlock *Wait = BasicBlock::Create(ML.Ctx, "sync.wait", Fn);
+    B.CreateCondBr(Complete, Go, Wait);
+    B.SetInsertPoint(Wait);
+    B.CreateStore(B.CreateOr(Blocked, Mask), BlockedVar);
+    parkAndDispatch(Index, Mask);
+    B.SetInsertPoint(Go);
+    B.CreateStore(Group, MaskVar);
+    B.CreateStore(B.CreateAnd(Waiting, B.CreateNot(AtHere)), WaitingVar);
+    B.CreateStore(B.CreateAnd(Blocked, B.CreateNot(AtHere)), BlockedVar);
+    return Error::success();
+  }
+
+  // CTA barrier: new arrivals are counted and parked; lanes the barrier
+  // released go on.
+  Value *Released = B.CreateLoad(I32, ReleasedVar);
+  Value *Passing = B.CreateAnd(Mask, Released);
+  Value *Arriving = B.CreateAnd(Mask, B.CreateNot(Passing));
+  BasicBlock *Arrive = BasicBlock::Create(ML.Ctx, "bar.arrive", Fn);
+  BasicBlock *Check = BasicBlock::Create(ML.Ctx, "bar.check", Fn);
+  B.CreateCondBr(B.CreateICmpNE(Arriving, B.getInt32(0)), Arrive, Check);
+
+  B.SetInsertPoint(Arrive);
+  bool IsRed = I.hasModifier(Modifier::Red);
+  unsigned IdOp = IsRed ? 1 : 0;
+  unsigned NumOps = I.Operands.size();
+  bool HasCount = IsRed ? NumOps == 4 : NumOps == 2;
+  Expected<Value *> Id = readUniform(*this, I.Operands[IdOp], Arriving);
+  if (!Id)
+    return Id.takeError();
+  Value *Count = B.getInt32(0);
+  if (HasCount) {
+    Expected<Value *> C = readUniform(*this, I.Operands[IdOp + 1], Arriving);
+    if (!C)
+      return C.takeError();
+    Count = *C;
+  }
+  uint32_t Reduction = 0;
+  Value *Pred = B.getInt32(0);
+  if (IsRed) {
+    Reduction = I.hasModifier(Modifier::Popc)  ? 1
+                : I.hasModifier(Modifier::And) ? 2
+                                               : 3;
+    Expected<LaneValue> P = read(I.Operands[NumOps - 1], ScalarType::Pred);
+    if (!P)
+      return P.takeError();
+    Value *Bits = P->isScalar()
+                      ? B.CreateSelect(P->V, B.getInt32(~0u), B.getInt32(0))
+                      : B.CreateBitCast(P->V, I32);
+    Pred = B.CreateAnd(Bits, Arriving);
+  }
+  B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_arrive"),
+               {runtimeArg(), *Id, Count, Arriving, B.getInt32(1),
+                B.getInt32(Reduction), Pred, B.getInt32(getLine(I.Loc))});
+  B.CreateStore(B.CreateOr(B.CreateLoad(I32, ParkedVar), Arriving), ParkedVar);
+  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+  B.CreateStore(B.CreateSelect(maskToVector(Arriving), Here, Next), NextVar);
+  B.CreateStore(B.CreateOr(B.CreateLoad(I32, WaitingVar), Arriving),
+                WaitingVar);
+  B.CreateBr(Check);
+
+  B.SetInsertPoint(Check);
+  B.CreateStore(B.CreateAnd(Released, B.CreateNot(Passing)), ReleasedVar);
+  B.CreateStore(Passing, MaskVar);
+  BasicBlock *Go = BasicBlock::Create(ML.Ctx, "bar.pass", Fn);
+  B.CreateCondBr(B.CreateICmpNE(Passing, B.getInt32(0)), Go, DispatchBB);
+  B.SetInsertPoint(Go);
+  return Error::success();
+}
+
+/// shfl: the source lane of each lane, and whether it was in range.
+static void shuffleSource(IRBuilder<> &B, Modifier Mode, Value *Lane,
+                          Value *BVal, Value *CVal, Value *&Src,
+                          Value *&InRange) {
+  auto C = [&](uint32_t V) { return ConstantInt::get(Lane->getType(), V); };
+  Value *Bv = B.CreateAnd(BVal, C(31));
+  Value *Clamp = B.CreateAnd(CVal, C(31));
+  Value *Seg = B.CreateAnd(B.CreateLShr(CVal, C(8)), C(31));
+  Value *MaxLane = B.CreateOr(B.CreateAnd(Lane, Seg),
+                              B.CreateAnd(Clamp, B.CreateNot(Seg)));
+  Value *MinLane = B.CreateAnd(Lane, Seg);
+  Value *J;
+  switch (Mode) {
+  case Modifier::Up:
+    J = B.CreateSub(Lane, Bv);
+    InRange = B.CreateICmpSGE(J, MaxLane);
+    break;
+  case Modifier::Down:
+    J = B.CreateAdd(Lane, Bv);
+    InRange = B.CreateICmpULE(J, MaxLane);
+    break;
+  case Modifier::Bfly:
+    J = B.CreateXor(Lane, Bv);
+    InRange = B.CreateICmpULE(J, MaxLane);
+    break;
+  default: // idx
+    J = B.CreateOr(MinLane, B.CreateAnd(Bv, B.CreateNot(Seg)));
+    InRange = B.CreateICmpULE(J, MaxLane);
+    break;
+  }
+  Src = B.CreateAnd(B.CreateSelect(InRange, J, Lane), C(31));
+}
+
+Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
+  Type *I32 = B.getInt32Ty();
+  Value *Active = InstMask;
+  int MaskOp = memberMaskOperand(I);
+  if (MaskOp >= 0 && I.Op != Opcode::Bar && I.Op != Opcode::Barrier) {
+    Expected<Value *> M = readUniform(*this, I.Operands[MaskOp], Active);
+    if (!M)
+      return M.takeError();
+    Active = B.CreateAnd(Active, *M);
+  }
+  switch (I.Op) {
+  case Opcode::Activemask:
+    return write(I.Operands[0], InstMask, ScalarType::B32);
+  case Opcode::Bar:
+  case Opcode::Barrier:
+    return Error::success(); // bar.warp.sync: the prologue synchronized
+  case Opcode::Vote: {
+    Expected<LaneValue> P = read(I.Operands[1], ScalarType::Pred);
+    if (!P)
+      return P.takeError();
+    Value *Bits = P->isScalar()
+                      ? B.CreateSelect(P->V, B.getInt32(~0u), B.getInt32(0))
+                      : B.CreateBitCast(P->V, I32);
+    Bits = B.CreateAnd(Bits, Active);
+    if (I.hasModifier(Modifier::Ballot))
+      return write(I.Operands[0], Bits, ScalarType::B32);
+    Value *R;
+    if (I.hasModifier(Modifier::All))
+      R = B.CreateICmpEQ(Bits, Active);
+    else if (I.hasModifier(Modifier::Any))
+      R = B.CreateICmpNE(Bits, B.getInt32(0));
+    else // uni
+      R = B.CreateOr(B.CreateICmpEQ(Bits, B.getInt32(0)),
+                     B.CreateICmpEQ(Bits, Active));
+    return write(I.Operands[0], R, ScalarType::Pred);
+  }
+  case Opcode::Redux: {
+    ScalarType T = I.getType();
+    Expected<LaneValue> A = read(I.Operands[1], T);
+    if (!A)
+      return A.takeError();
+    Value *V = widen(A->V);
+    Value *On = maskToVector(Active);
+    bool S = ptx::isSigned(T);
+    Intrinsic::ID ID;
+    uint32_t Identity;
+    if (I.hasModifier(Modifier::Add)) {
+      ID = Intrinsic::vector_reduce_add, Identity = 0;
+    } else if (I.hasModifier(Modifier::Min)) {
+      ID = S ? Intrinsic::vector_reduce_smin : Intrinsic::vector_reduce_umin;
+      Identity = S ? 0x7fffffff : ~0u;
+    } else if (I.hasModifier(Modifier::Max)) {
+      ID = S ? Intrinsic::vector_reduce_smax : Intrinsic::vector_reduce_umax;
+      Identity = S ? 0x80000000 : 0;
+    } else if (I.hasModifier(Modifier::And)) {
+      ID = Intrinsic::vector_reduce_and, Identity = ~0u;
+    } else if (I.hasModifier(Modifier::Or)) {
+      ID = Intrinsic::vector_reduce_or, Identity = 0;
+    } else {
+      ID = Intrinsic::vector_reduce_xor, Identity = 0;
+    }
+    Value *In = B.CreateSelect(On, V, splat(B.getInt32(Identity)));
+    Value *R = B.CreateIntrinsic(ID, {In->getType()}, {In});
+    return write(I.Operands[0], R, T);
+  }
+  case Opcode::Match: {
+    ScalarType T = I.getType();
+    Expected<LaneValue> A = read(I.Operands[1], T);
+    if (!A)
+      return A.takeError();
+    const Operand &Dst = I.Operands[0];
+    const Operand &D = Dst.Kind == Operand::PredPair ? Dst.Elements[0] : Dst;
+    if (I.hasModifier(Modifier::All)) {
+      Value *First = B.CreateIntrinsic(Intrinsic::cttz, {I32},
+                                       {Active, B.getFalse()});
+      Value *V = widen(A->V);
+      Value *Ref = B.CreateExtractElement(V, B.CreateAnd(First, B.getInt32(31)));
+      Value *Same = B.CreateAnd(
+          B.CreateBitCast(B.CreateICmpEQ(V, splat(Ref)), I32), Active);
+      Value *AllSame = B.CreateICmpEQ(Same, Active);
+      if (Error E = write(D, B.CreateSelect(AllSame, Active, B.getInt32(0)),
+                          ScalarType::B32))
+        return E;
+      if (Dst.Kind == Operand::PredPair)
+        return write(Dst.Elements[1], AllSame, ScalarType::Pred);
+      return Error::success();
+    }
+    // match.any: for each lane, the active lanes holding the same value.
+    if (A->isScalar())
+      return write(D, Active, ScalarType::B32);
+    Value *V = A->V;
+    Value *Result = splat(B.getInt32(0));
+    for (unsigned K = 0; K != Lanes; ++K) {
+      Value *Eq = B.CreateICmpEQ(V, splat(B.CreateExtractElement(V, K)));
+      Value *InActive = B.CreateICmpNE(
+          B.CreateAnd(Active, B.getInt32(1u << K)), B.getInt32(0));
+      Value *Bit = B.CreateSelect(B.CreateAnd(Eq, splat(InActive)),
+                                  splat(B.getInt32(1u << K)),
+                                  splat(B.getInt32(0)));
+      Result = B.CreateOr(Result, Bit);
+    }
+    return write(D, Result, ScalarType::B32);
+  }
+  case Opcode::Shfl: {
+    Modifier Mode = Modifier::Idx;
+    for (Modifier M : I.Modifiers)
+      if (M == Modifier::Up || M == Modifier::Down || M == Modifier::Bfly ||
+          M == Modifier::Idx)
+        Mode = M;
+    const Operand &Dst = I.Operands[0];
+    const Operand &D = Dst.Kind == Operand::PredPair ? Dst.Elements[0] : Dst;
+    Expected<LaneValue> A = read(I.Operands[1], ScalarType::B32);
+    if (!A)
+      return A.takeError();
+    Expected<LaneValue> Bv = read(I.Operands[2], ScalarType::U32);
+    if (!Bv)
+      return Bv.takeError();
+    Expected<LaneValue> Cv = read(I.Operands[3], ScalarType::U32);
+    if (!Cv)
+      return Cv.takeError();
+    Value *Src, *InRange;
+    Value *Result;
+    if (Bv->isScalar() && Cv->isScalar() && isa<ConstantInt>(Bv->V) &&
+        isa<ConstantInt>(Cv->V)) {
+      // Constant lane pattern: a vector shuffle.
+      uint32_t BC = cast<ConstantInt>(Bv->V)->getZExtValue();
+      uint32_t CC = cast<ConstantInt>(Cv->V)->getZExtValue();
+      SmallVector<int, Lanes> Indices;
+      SmallVector<Constant *, Lanes> Ok;
+      for (unsigned L = 0; L != Lanes; ++L) {
+        uint32_t Bvl = BC & 31, Clamp = CC & 31, Seg = (CC >> 8) & 31;
+        uint32_t Max = (L & Seg) | (Clamp & ~Seg), Min = L & Seg;
+        int32_t J;
+        bool In;
+        switch (Mode) {
+        case Modifier::Up: J = int32_t(L) - int32_t(Bvl); In = J >= int32_t(Max); break;
+        case Modifier::Down: J = L + Bvl; In = uint32_t(J) <= Max; break;
+        case Modifier::Bfly: J = L ^ Bvl; In = uint32_t(J) <= Max; break;
+        default: J = Min | (Bvl & ~Seg); In = uint32_t(J) <= Max; break;
+        }
+        Indices.push_back(In ? (J & 31) : L);
+        Ok.push_back(B.getInt1(In));
+      }
+      Value *V = widen(A->V);
+      Result = A->isScalar() ? A->V : B.CreateShuffleVector(V, Indices);
+      InRange = ConstantVector::get(Ok);
+    } else {
+      Value *Lane = laneIndices();
+      shuffleSource(B, Mode, Lane, widen(Bv->V), widen(Cv->V), Src, InRange);
+      if (A->isScalar()) {
+        Result = A->V;
+      } else {
+        // Any permutation: through memory, as one gather.
+        AllocaInst *Tmp = createTemporary(getVectorType(I32));
+        B.CreateStore(A->V, Tmp);
+        Value *Ptrs = B.CreateGEP(I32, Tmp, Src);
+        Result = B.CreateMaskedGather(getVectorType(I32), Ptrs, Align(4),
+                                      maskToVector(B.getInt32(~0u)));
+      }
+    }
+    if (Error E = write(D, Result, ScalarType::B32))
+      return E;
+    if (Dst.Kind == Operand::PredPair)
+      return write(Dst.Elements[1], InRange, ScalarType::Pred);
+    return Error::success();
+  }
+  default:
+    return error(I, "unexpected warp-synchronous instruction");
+  }
+}
+
+Error FunctionLowering::lowerBarrierOp(const ptx::Instruction &I) {
+  if (I.hasModifier(Modifier::Warp))
+    return lowerWarpSync(I);
+  if (I.hasModifier(Modifier::Arrive)) {
+    // bar.arrive a, b: counts the lanes, does not wait.
+    Expected<Value *> Id = readUniform(*this, I.Operands[0], InstMask);
+    if (!Id)
+      return Id.takeError();
+    Value *Count = B.getInt32(0);
+    if (I.Operands.size() > 1) {
+      Expected<Value *> C = readUniform(*this, I.Operands[1], InstMask);
+      if (!C)
+        return C.takeError();
+      Count = *C;
+    }
+    BasicBlock *Do = BasicBlock::Create(ML.Ctx, "arrive", Fn);
+    BasicBlock *Done = BasicBlock::Create(ML.Ctx, "arrived", Fn);
+    B.CreateCondBr(B.CreateICmpNE(InstMask, B.getInt32(0)), Do, Done);
+    B.SetInsertPoint(Do);
+    B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_arrive"),
+                 {runtimeArg(), *Id, Count, InstMask, B.getInt32(0),
+                  B.getInt32(0), B.getInt32(0), B.getInt32(getLine(I.Loc))});
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+    return Error::success();
+  }
+  if (!I.hasModifier(Modifier::Red))
+    return Error::success(); // the prologue did the waiting
+  Expected<Value *> Id = readUniform(*this, I.Operands[1], getMask());
+  if (!Id)
+    return Id.takeError();
+  Value *R = B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_result"),
+                          {runtimeArg(), *Id});
+  if (I.getType() == ScalarType::Pred)
+    return write(I.Operands[0], B.CreateICmpNE(R, B.getInt32(0)),
+                 ScalarType::Pred);
+  return write(I.Operands[0], R, ScalarType::U32);
+}

@@ -1,0 +1,67 @@
+//===- WarpRuntime.cpp - Entry points called by generated warp code -------===//
+//
+// The C functions declared in WarpABI.h. Runtime is the CTAScheduler that
+// runs the calling warp; every call is about the warp running now.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptxjit/IRGen/WarpABI.h"
+#include "ptxjit/Runtime/CTAScheduler.h"
+#include "ptxjit/Runtime/WarpRuntime.h"
+#include <string>
+#include <unordered_map>
+
+using namespace ptxjit;
+using namespace ptxjit::runtime;
+
+/// "line N" strings for deadlock reports; they must outlive the CTA.
+static llvm::StringRef lineText(uint32_t Line) {
+  thread_local std::unordered_map<uint32_t, std::string> Texts;
+  auto It = Texts.find(Line);
+  if (It == Texts.end())
+    It = Texts.emplace(Line, "line " + std::to_string(Line)).first;
+  return It->second;
+}
+
+static CTAScheduler &scheduler(void *Runtime) {
+  return *static_cast<CTAScheduler *>(Runtime);
+}
+
+extern "C" void ptxjit_rt_bar_arrive(void *Runtime, uint32_t Barrier,
+                                     uint32_t Count, uint32_t Lanes,
+                                     uint32_t Wait, uint32_t Reduction,
+                                     uint32_t Predicate, uint32_t Line) {
+  BarrierArrival A;
+  A.Barrier = Barrier;
+  A.ThreadCount = Count;
+  A.Lanes = Lanes;
+  A.Wait = Wait != 0;
+  A.Reduction = static_cast<BarrierReduction>(Reduction);
+  A.Predicate = Predicate;
+  A.Where = lineText(Line);
+  scheduler(Runtime).arrive(A);
+}
+
+extern "C" uint32_t ptxjit_rt_bar_wait(void *Runtime) {
+  return scheduler(Runtime).wait();
+}
+
+extern "C" uint32_t ptxjit_rt_bar_result(void *Runtime, uint32_t Barrier) {
+  return scheduler(Runtime).reductionResult(Barrier);
+}
+
+extern "C" void ptxjit_rt_exit_lanes(void *Runtime, uint32_t Lanes) {
+  scheduler(Runtime).exitLanes(Lanes);
+}
+
+extern "C" void ptxjit_rt_yield(void *Runtime) { scheduler(Runtime).yield(); }
+
+std::vector<std::pair<std::string, void *>> runtime::getRuntimeSymbols() {
+  return {
+      {"ptxjit_rt_bar_arrive", reinterpret_cast<void *>(&ptxjit_rt_bar_arrive)},
+      {"ptxjit_rt_bar_wait", reinterpret_cast<void *>(&ptxjit_rt_bar_wait)},
+      {"ptxjit_rt_bar_result", reinterpret_cast<void *>(&ptxjit_rt_bar_result)},
+      {"ptxjit_rt_exit_lanes", reinterpret_cast<void *>(&ptxjit_rt_exit_lanes)},
+      {"ptxjit_rt_yield", reinterpret_cast<void *>(&ptxjit_rt_yield)},
+  };
+}
