@@ -93,7 +93,10 @@ uint64_t ptxjit::ptx::getStaticSharedSize(const Module &M,
 }
 
 static void printParam(const VariableDecl &P, raw_ostream &OS) {
-  OS << "    " << P.Name << ": " << getSpelling(P.Type);
+  OS << "    " << P.Name << ": ";
+  if (P.VectorWidth > 1)
+    OS << ".v" << unsigned(P.VectorWidth) << ' ';
+  OS << getSpelling(P.Type);
   for (uint64_t D : P.Dims)
     OS << '[' << D << ']';
   OS << ", size " << getParamSize(P) << ", align " << getParamAlign(P);
@@ -140,6 +143,8 @@ void ptxjit::ptx::printModuleSummary(const Module &M, raw_ostream &OS) {
     printDims(".maxntid", F.MaxNTid, F.NumMaxNTid, OS);
     if (F.MinNCTAPerSM)
       OS << "  .minnctapersm " << F.MinNCTAPerSM << '\n';
+    if (F.MaxNCTAPerSM)
+      OS << "  .maxnctapersm " << F.MaxNCTAPerSM << '\n';
     if (F.MaxNReg)
       OS << "  .maxnreg " << F.MaxNReg << '\n';
   }
