@@ -595,9 +595,12 @@ Expected<LaneValue> FunctionLowering::getAddress(const Operand &Op,
 }
 
 Value *FunctionLowering::loadLanes(const LaneValue &Addr, Type *Elt,
-                                   Value *Mask) {
+                                   Value *Mask, bool AlwaysSafe) {
   unsigned Size = Elt->getPrimitiveSizeInBits() / 8;
   Align Al(std::max(1u, Size));
+  if (Addr.isScalar() && AlwaysSafe)
+    return B.CreateAlignedLoad(Elt, B.CreateIntToPtr(Addr.V, B.getPtrTy()),
+                               Align(1));
   if (Addr.isScalar()) {
     // One load for the whole warp, only if some lane is active.
     Value *Ptr = B.CreateIntToPtr(Addr.V, B.getPtrTy());

@@ -101,8 +101,10 @@ public:
   /// Host address of a memory operand for each lane.
   llvm::Expected<LaneValue> getAddress(const ptx::Operand &Op,
                                        ptx::StateSpace Space);
+  /// AlwaysSafe: the address is valid even for inactive lanes (kernel
+  /// parameters), so a uniform load needs no mask.
   llvm::Value *loadLanes(const LaneValue &Addr, llvm::Type *Elt,
-                         llvm::Value *Mask);
+                         llvm::Value *Mask, bool AlwaysSafe = false);
   void storeLanes(const LaneValue &Addr, llvm::Value *Val, llvm::Value *Mask);
 
   llvm::Value *getContextField(unsigned Field, llvm::Type *Ty);

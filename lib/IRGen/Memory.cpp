@@ -115,7 +115,9 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
       });
       V = B.CreateLoad(Tmp->getAllocatedType(), Tmp);
     } else {
-      V = FL.loadLanes(*A, Elt, FL.getInstMask());
+      bool KernelParam = I.Space == StateSpace::Param && FL.F.IsEntry &&
+                         !I.Operands[1].BaseIsRegister;
+      V = FL.loadLanes(*A, Elt, FL.getInstMask(), KernelParam);
     }
     if (Error E = FL.write(D, V, T, ptx::isSigned(T)))
       return E;
