@@ -173,9 +173,9 @@ Token Lexer::lexNumber(const char *Start) {
     while (P != End && isDigit(*P))
       ++P;
   }
-  if (P != End && (*P == 'e' || *P == 'E') &&
+  if (P != End && (*P == 'e' || *P == 'E') && P + 1 != End &&
       (isDigit(P[1]) ||
-       ((P[1] == '+' || P[1] == '-') && P + 2 < End && isDigit(P[2])))) {
+       ((P[1] == '+' || P[1] == '-') && P + 2 != End && isDigit(P[2])))) {
     IsFloat = true;
     P += 2;
     while (P != End && isDigit(*P))

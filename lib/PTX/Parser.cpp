@@ -110,6 +110,12 @@ private:
 
 } // namespace
 
+/// -V in two's complement, computed unsigned: literals are 64-bit patterns,
+/// and negating 9223372036854775808 must give INT64_MIN, not overflow.
+static int64_t negateIf(bool Neg, uint64_t V) {
+  return static_cast<int64_t>(Neg ? 0 - V : V);
+}
+
 void Parser::recover() {
   while (!Tok.is(Token::Eof) && !Tok.is(Token::Semi) &&
          !Tok.is(Token::RBrace))
@@ -130,7 +136,7 @@ bool Parser::parseInt(int64_t &Value, StringRef What) {
   uint64_t U;
   if (!parseUInt(U, What))
     return false;
-  Value = Neg ? -static_cast<int64_t>(U) : static_cast<int64_t>(U);
+  Value = negateIf(Neg, U);
   return true;
 }
 
@@ -511,7 +517,7 @@ bool Parser::parseInitializer(Initializer &Init, unsigned Depth) {
   switch (Tok.Kind) {
   case Token::Integer:
     Init.Kind = Initializer::Int;
-    Init.Value = Neg ? -int64_t(Tok.IntValue) : int64_t(Tok.IntValue);
+    Init.Value = negateIf(Neg, Tok.IntValue);
     next();
     return true;
   case Token::HexFloat: {
@@ -556,7 +562,7 @@ bool Parser::parseInitializer(Initializer &Init, unsigned Depth) {
       uint64_t Off;
       if (!parseUInt(Off, "an offset"))
         return false;
-      Init.Value = Minus ? -int64_t(Off) : int64_t(Off);
+      Init.Value = negateIf(Minus, Off);
     }
     return true;
   }
@@ -891,7 +897,7 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
     bool Neg = consumeIf(Token::Minus);
     if (Tok.is(Token::Integer)) {
       Op.Kind = Operand::IntImm;
-      Op.Value = Neg ? -int64_t(Tok.IntValue) : int64_t(Tok.IntValue);
+      Op.Value = negateIf(Neg, Tok.IntValue);
     } else if (Tok.is(Token::HexFloat)) {
       Op.Kind = Tok.IsDouble ? Operand::DoubleImm : Operand::FloatImm;
       uint64_t Sign = Neg ? (Tok.IsDouble ? 1ull << 63 : 1ull << 31) : 0;
@@ -942,7 +948,7 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
       int64_t Off;
       if (!parseInt(Off, "an offset"))
         return false;
-      Op.Value = Minus ? -Off : Off;
+      Op.Value = negateIf(Minus, uint64_t(Off));
     }
     return true;
   }
@@ -965,7 +971,7 @@ bool Parser::parseAddress(Operand &Op) {
       int64_t Off;
       if (!parseInt(Off, "an offset"))
         return false;
-      Op.Value = Minus ? -Off : Off;
+      Op.Value = negateIf(Minus, uint64_t(Off));
     }
   } else if (!parseInt(Op.Value, "an address")) {
     return false;

@@ -128,11 +128,20 @@ static void printOperandList(raw_ostream &OS, ArrayRef<Operand> Ops) {
 /// Prints the dot-suffixes in the order they were written: ptxas insists on
 /// an order for many opcodes (ld.global.nc.v4.f32, cvt.rn.f32.s32).
 static void printSuffixes(raw_ostream &OS, const Instruction &I) {
-  size_t NumSpaces =
-      (I.Space != StateSpace::None) + (I.Space2 != StateSpace::None);
-  size_t NumVectors = I.VectorWidth != 1;
-  if (I.SuffixOrder.size() !=
-      I.Types.size() + I.Modifiers.size() + NumSpaces + NumVectors) {
+  size_t Count[4] = {0, 0, 0, 0};
+  for (Instruction::SuffixKind K : I.SuffixOrder)
+    if (K <= Instruction::SKVector)
+      ++Count[K];
+  // A repeated state space or vector width (".global.shared.local",
+  // ".v2.v4") keeps only the last one in the AST; writing that one in every
+  // position gives the same AST back.
+  bool FollowOrder =
+      Count[Instruction::SKType] == I.Types.size() &&
+      Count[Instruction::SKModifier] == I.Modifiers.size() &&
+      (Count[Instruction::SKSpace] > 0) == (I.Space != StateSpace::None) &&
+      (Count[Instruction::SKSpace] > 1) == (I.Space2 != StateSpace::None) &&
+      (Count[Instruction::SKVector] > 0) == (I.VectorWidth != 1);
+  if (!FollowOrder) {
     // Built by hand rather than parsed: use a plausible canonical order.
     for (Modifier M : I.Modifiers)
       OS << getSpelling(M);
@@ -140,7 +149,7 @@ static void printSuffixes(raw_ostream &OS, const Instruction &I) {
       OS << getSpelling(I.Space);
     if (I.Space2 != StateSpace::None)
       OS << getSpelling(I.Space2);
-    if (NumVectors)
+    if (I.VectorWidth != 1)
       OS << ".v" << unsigned(I.VectorWidth);
     for (ScalarType T : I.Types)
       OS << getSpelling(T);
