@@ -18,6 +18,12 @@ llvm_config.add_tool_substitutions(["ptx-jit"], [config.ptxjit_tools_dir])
 if config.have_fuzzer:
     llvm_config.add_tool_substitutions(["ptx-parse-fuzzer"], [config.ptxjit_tools_dir])
     config.available_features.add("fuzzer")
+    # The dictionary is generated at build time from the .def tables.
+    config.substitutions.append(
+        ("%ptxdict", os.path.join(config.ptxjit_obj_root, "fuzz", "ptx.dict")))
+    # Seconds the bounded fuzzing test runs: lit -Dfuzz_time=600 for longer.
+    config.substitutions.append(
+        ("%fuzz_time", lit_config.params.get("fuzz_time", "60")))
 
 # ptxas, from a CUDA toolkit, is optional: with it, tests check that the PTX
 # the printer writes is also valid for NVIDIA's assembler.
