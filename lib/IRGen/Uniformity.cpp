@@ -5,6 +5,7 @@
 #include "ptxjit/IRGen/IRGen.h"
 #include "ptxjit/PTX/AST.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <functional>
 
 using namespace llvm;
 using namespace ptxjit;
@@ -127,6 +128,57 @@ void UniformityInfo::run() {
     else
       Count(D);
   }
+  // Where each register is defined and read.
+  std::vector<unsigned> StmtBlock(F.Body.size(), 0);
+  for (unsigned Blk = 0; Blk != CFG.Blocks.size(); ++Blk)
+    for (unsigned I = CFG.Blocks[Blk].Begin; I != CFG.Blocks[Blk].End; ++I)
+      StmtBlock[I] = Blk;
+  StringMap<unsigned> DefAt; // single-definition registers: statement index
+  StringSet<> NotLocal;
+  for (unsigned Idx = 0; Idx != F.Body.size(); ++Idx) {
+    const Statement &S = F.Body[Idx];
+    if (S.Kind != Statement::Inst)
+      continue;
+    const ptx::Instruction &I = S.Instr;
+    bool HasDest = !(I.Op == Opcode::St || I.Op == Opcode::Red ||
+                     I.Op == Opcode::Bra || I.Op == Opcode::Call ||
+                     I.Op == Opcode::BrxIdx || I.Op == Opcode::Prefetch ||
+                     I.Op == Opcode::Prefetchu);
+    auto Use = [&](StringRef Name) {
+      auto It = DefAt.find(Name);
+      if (It == DefAt.end() || StmtBlock[It->second] != StmtBlock[Idx] ||
+          It->second >= Idx)
+        NotLocal.insert(Name);
+    };
+    std::function<void(const Operand &)> Visit = [&](const Operand &Op) {
+      if (Op.Kind == Operand::Register || Op.Kind == Operand::Symbol ||
+          (Op.Kind == Operand::Address && Op.BaseIsRegister))
+        Use(Op.Name);
+      for (const Operand &E : Op.Elements)
+        Visit(E);
+    };
+    if (!I.GuardPredicate.empty())
+      Use(I.GuardPredicate);
+    for (unsigned N = HasDest ? 1 : 0; N < I.Operands.size(); ++N)
+      Visit(I.Operands[N]);
+    if (HasDest && !I.Operands.empty()) {
+      auto Def = [&](const Operand &R) {
+        if ((R.Kind == Operand::Register || R.Kind == Operand::Symbol) &&
+            DefCount.lookup(R.Name) == 1)
+          DefAt[R.Name] = Idx;
+      };
+      const Operand &D = I.Operands[0];
+      if (D.Kind == Operand::Vector || D.Kind == Operand::PredPair)
+        for (const Operand &E : D.Elements)
+          Def(E);
+      else
+        Def(D);
+    }
+  }
+  for (const auto &E : DefAt)
+    if (!NotLocal.contains(E.getKey()))
+      BlockLocal.insert(E.getKey());
+
   // Parameters of device functions differ per lane.
   if (!F.IsEntry)
     for (const ptx::VariableDecl &P : F.Params)
@@ -270,7 +322,7 @@ bool UniformityInfo::visitInstructions() {
           return;
         Shape New = Result;
         if (CFG.Blocks.size() > B && Divergent.test(B) &&
-            DefCount.lookup(R.Name) > 1)
+            !BlockLocal.contains(R.Name))
           New = Shape::varying();
         Shape &Cur = Registers.try_emplace(R.Name, Shape::uniform())
                          .first->second;

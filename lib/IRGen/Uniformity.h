@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 
@@ -72,6 +73,10 @@ private:
   const KernelShape &KS;
   llvm::StringMap<Shape> Registers;
   llvm::StringMap<unsigned> DefCount;
+  /// Registers read only in the block of their single definition, after it.
+  /// Only these may stay uniform when defined under divergence: a lane that
+  /// skipped the definition this time cannot read another lane's value.
+  llvm::StringSet<> BlockLocal;
   llvm::BitVector Divergent;
 };
 
