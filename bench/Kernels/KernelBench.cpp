@@ -1,0 +1,663 @@
+//===- KernelBench.cpp - PTX kernels under ptx-jit against native C++ -----===//
+//
+// For each benchmark: deterministic inputs, the native C++ version (built
+// with -O3 -march=native, see NativeKernels.cpp) timed on one thread, then
+// the PTX kernel from bench/kernels loaded, JIT-compiled and launched on one
+// host thread (the comparison that counts) and on all cores (for
+// information). Every run's output is checked against the native one; the
+// kernels are written so that the two agree bit for bit.
+//
+// A kernel that does not compile or launch yet (e.g. it needs CTA barriers)
+// is reported as "skipped: <error>" and the others still run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NativeKernels.h"
+#include "ptxjit/JIT/KernelJIT.h"
+#include "ptxjit/PTX/AST.h"
+#include "ptxjit/PTX/FrontEnd.h"
+#include "ptxjit/Runtime/Launch.h"
+#include "ptxjit/Runtime/WarpRuntime.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::bench;
+
+#ifndef PTXJIT_BENCH_KERNEL_DIR
+#define PTXJIT_BENCH_KERNEL_DIR "bench/kernels"
+#endif
+
+static cl::opt<std::string>
+    KernelDir("kernel-dir", cl::init(PTXJIT_BENCH_KERNEL_DIR),
+              cl::desc("Directory holding the benchmark PTX files"));
+static cl::opt<unsigned> Reps("reps", cl::init(5),
+                              cl::desc("Timed runs of each version"));
+static cl::opt<unsigned> Warmup("warmup", cl::init(1),
+                                cl::desc("Untimed runs before the timed ones"));
+static cl::opt<unsigned> OptLevel("O", cl::init(2), cl::Prefix,
+                                  cl::desc("JIT optimization level 0-3"));
+static cl::list<std::string>
+    Filter("filter", cl::CommaSeparated,
+           cl::desc("Run only benchmarks whose name contains one of these"));
+static cl::opt<bool> Quick("quick",
+                           cl::desc("Smaller sizes (a smoke test, not a "
+                                    "measurement)"));
+static cl::opt<bool> NoMultiThread("no-mt",
+                                   cl::desc("Skip the all-cores ptx-jit runs"));
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point Start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - Start)
+      .count();
+}
+
+/// A zero-filled, 64-byte aligned array that owns its memory.
+template <typename T> class Buffer {
+public:
+  Buffer() = default;
+  explicit Buffer(size_t N) : N(N) {
+    size_t Bytes = (N * sizeof(T) + 63) / 64 * 64;
+    P = static_cast<T *>(std::aligned_alloc(64, Bytes ? Bytes : 64));
+    if (!P)
+      report_fatal_error("out of memory");
+    // Touch every page now, so no timed run pays for first-touch faults.
+    std::memset(static_cast<void *>(P), 0, Bytes);
+  }
+  Buffer(Buffer &&O) : P(O.P), N(O.N) { O.P = nullptr; }
+  Buffer &operator=(Buffer &&O) {
+    std::swap(P, O.P);
+    std::swap(N, O.N);
+    return *this;
+  }
+  ~Buffer() { std::free(P); }
+  T *data() { return P; }
+  const T *data() const { return P; }
+  size_t size() const { return N; }
+  T &operator[](size_t I) { return P[I]; }
+
+private:
+  T *P = nullptr;
+  size_t N = 0;
+};
+
+/// Deterministic floats in [-1, 1) from a SplitMix64 stream; multiples of
+/// 2^-23 so they are exact in float.
+void fillRandom(Buffer<float> &B, uint64_t Seed) {
+  uint64_t S = Seed;
+  for (size_t I = 0; I != B.size(); ++I) {
+    uint64_t Z = (S += 0x9E3779B97F4A7C15ull);
+    Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBull;
+    Z ^= Z >> 31;
+    B[I] = float(int32_t(Z >> 40) - (1 << 23)) * 0x1p-23f;
+  }
+}
+
+/// The kernel's arguments, each as the bytes its parameter holds.
+class ParamList {
+public:
+  ParamList &addI32(int32_t V) { return addBytes(&V, sizeof V); }
+  ParamList &addU32(uint32_t V) { return addBytes(&V, sizeof V); }
+  ParamList &addF32(float V) { return addBytes(&V, sizeof V); }
+  ParamList &addPtr(const void *V) { return addBytes(&V, sizeof V); }
+
+  /// Lays the arguments out as the compiled kernel expects them.
+  Expected<std::vector<uint8_t>> pack(const ptx::Function &F,
+                                      const KernelLayout &L) const {
+    if (Args.size() != F.Params.size() || L.ParamOffsets.size() != Args.size())
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("kernel takes {0} parameters, the benchmark passes {1}",
+                  F.Params.size(), Args.size()));
+    std::vector<uint8_t> Buf(L.ParamBufferSize + 16, 0);
+    for (size_t I = 0; I != Args.size(); ++I) {
+      uint64_t Size = F.Params[I].getSizeInBytes();
+      if (Size != Args[I].size() || L.ParamOffsets[I] + Size > L.ParamBufferSize)
+        return createStringError(
+            inconvertibleErrorCode(),
+            formatv("parameter {0} ('{1}') has {2} bytes at offset {3} of "
+                    "{4}; the benchmark passes {5}",
+                    I, F.Params[I].Name, Size, L.ParamOffsets[I],
+                    L.ParamBufferSize, Args[I].size()));
+      std::memcpy(Buf.data() + L.ParamOffsets[I], Args[I].data(), Size);
+    }
+    return Buf;
+  }
+
+private:
+  ParamList &addBytes(const void *P, size_t N) {
+    const uint8_t *B = static_cast<const uint8_t *>(P);
+    Args.emplace_back(B, B + N);
+    return *this;
+  }
+  std::vector<std::vector<uint8_t>> Args;
+};
+
+/// One benchmark. The output is one float array, compared with the native
+/// version's bit for bit.
+class Benchmark {
+public:
+  virtual ~Benchmark() = default;
+
+  std::string Name;   ///< the table's row label
+  std::string Size;   ///< problem size, for the table
+  std::string File;   ///< PTX file in KernelDir
+  std::string Kernel; ///< .entry name
+  uint32_t Grid[3] = {1, 1, 1};
+  uint32_t Block[3] = {1, 1, 1};
+
+  /// Allocates and fills the inputs.
+  virtual void setUp() = 0;
+  /// Puts the output (and any in-place input) back in its initial state;
+  /// runs before every run, untimed.
+  virtual void reset() = 0;
+  virtual void runNative() = 0;
+  virtual ParamList params() = 0;
+  virtual Buffer<float> &output() = 0;
+
+  /// Resets the output to a pattern no kernel produces, so a kernel that
+  /// writes nothing is caught.
+  void poisonOutput() {
+    std::memset(static_cast<void *>(output().data()), 0xff,
+                output().size() * sizeof(float));
+  }
+};
+
+/// Writes a fresh NaN pattern into the output before each run.
+class PoisonedOutputBenchmark : public Benchmark {
+public:
+  void reset() override { poisonOutput(); }
+};
+
+class VectorAddBench : public PoisonedOutputBenchmark {
+public:
+  explicit VectorAddBench(int64_t N) : N(N) {
+    Name = "vector_add";
+    Size = formatv("{0}M", N >> 20);
+    File = "vector_add.ptx";
+    Kernel = "vector_add";
+    Block[0] = 256;
+    Grid[0] = uint32_t((N + 255) / 256);
+  }
+  void setUp() override {
+    A = Buffer<float>(N);
+    B = Buffer<float>(N);
+    C = Buffer<float>(N);
+    fillRandom(A, 1);
+    fillRandom(B, 2);
+  }
+  void runNative() override {
+    nativeVectorAdd(A.data(), B.data(), C.data(), N);
+  }
+  ParamList params() override {
+    return ParamList().addPtr(A.data()).addPtr(B.data()).addPtr(C.data()).addI32(
+        int32_t(N));
+  }
+  Buffer<float> &output() override { return C; }
+
+private:
+  int64_t N;
+  Buffer<float> A, B, C;
+};
+
+class SaxpyBench : public Benchmark {
+public:
+  explicit SaxpyBench(int64_t N) : N(N) {
+    Name = "saxpy";
+    Size = formatv("{0}M", N >> 20);
+    File = "saxpy.ptx";
+    Kernel = "saxpy";
+    Block[0] = 256;
+    Grid[0] = uint32_t((N + 255) / 256);
+  }
+  void setUp() override {
+    X = Buffer<float>(N);
+    Y0 = Buffer<float>(N);
+    Y = Buffer<float>(N);
+    fillRandom(X, 3);
+    fillRandom(Y0, 4);
+  }
+  // y is updated in place: start every run from the same y.
+  void reset() override {
+    std::memcpy(Y.data(), Y0.data(), N * sizeof(float));
+  }
+  void runNative() override { nativeSaxpy(N, Alpha, X.data(), Y.data()); }
+  ParamList params() override {
+    return ParamList().addI32(int32_t(N)).addF32(Alpha).addPtr(X.data()).addPtr(
+        Y.data());
+  }
+  Buffer<float> &output() override { return Y; }
+
+private:
+  int64_t N;
+  const float Alpha = 1.75f;
+  Buffer<float> X, Y0, Y;
+};
+
+class SgemmBench : public PoisonedOutputBenchmark {
+public:
+  SgemmBench(StringRef BenchName, StringRef KernelName, int Dim,
+             uint32_t BX, uint32_t BY)
+      : M(Dim), N(Dim), K(Dim) {
+    Name = BenchName.str();
+    Size = formatv("{0}x{1}x{2} b{3}x{4}", M, N, K, BX, BY);
+    File = KernelName.starts_with("sgemm_tiled") ? "sgemm_tiled.ptx"
+                                                 : "sgemm_naive.ptx";
+    Kernel = KernelName.str();
+    Block[0] = BX;
+    Block[1] = BY;
+    Grid[0] = (N + BX - 1) / BX;
+    Grid[1] = (M + BY - 1) / BY;
+  }
+  void setUp() override {
+    A = Buffer<float>(size_t(M) * K);
+    B = Buffer<float>(size_t(K) * N);
+    C = Buffer<float>(size_t(M) * N);
+    fillRandom(A, 5);
+    fillRandom(B, 6);
+  }
+  void runNative() override {
+    nativeSgemm(M, N, K, A.data(), B.data(), C.data());
+  }
+  ParamList params() override {
+    return ParamList()
+        .addI32(M)
+        .addI32(N)
+        .addI32(K)
+        .addPtr(A.data())
+        .addPtr(B.data())
+        .addPtr(C.data());
+  }
+  Buffer<float> &output() override { return C; }
+
+private:
+  int M, N, K;
+  Buffer<float> A, B, C;
+};
+
+class Stencil5Bench : public PoisonedOutputBenchmark {
+public:
+  explicit Stencil5Bench(int Dim) : W(Dim), H(Dim) {
+    Name = "stencil5";
+    Size = formatv("{0}x{1} b32x8", W, H);
+    File = "stencil5.ptx";
+    Kernel = "stencil5";
+    Block[0] = 32;
+    Block[1] = 8;
+    Grid[0] = (W + 31) / 32;
+    Grid[1] = (H + 7) / 8;
+  }
+  void setUp() override {
+    In = Buffer<float>(size_t(W) * H);
+    Out = Buffer<float>(size_t(W) * H);
+    fillRandom(In, 7);
+  }
+  void runNative() override {
+    nativeStencil5(W, H, C0, C1, In.data(), Out.data());
+  }
+  ParamList params() override {
+    return ParamList()
+        .addI32(W)
+        .addI32(H)
+        .addF32(C0)
+        .addF32(C1)
+        .addPtr(In.data())
+        .addPtr(Out.data());
+  }
+  Buffer<float> &output() override { return Out; }
+
+private:
+  int W, H;
+  const float C0 = 0.5f, C1 = 0.125f;
+  Buffer<float> In, Out;
+};
+
+class ReduceBench : public PoisonedOutputBenchmark {
+public:
+  ReduceBench(StringRef KernelName, uint32_t N) : N(N) {
+    Name = KernelName.str();
+    Size = formatv("{0}M b256", N >> 20);
+    File = "reduce.ptx";
+    Kernel = KernelName.str();
+    Block[0] = BlockSize;
+    Grid[0] = (N + 2 * BlockSize - 1) / (2 * BlockSize);
+  }
+  void setUp() override {
+    In = Buffer<float>(N);
+    Partial = Buffer<float>(Grid[0]);
+    fillRandom(In, 8);
+  }
+  void runNative() override {
+    nativeBlockReduce(In.data(), Partial.data(), N, BlockSize);
+  }
+  ParamList params() override {
+    return ParamList().addPtr(In.data()).addPtr(Partial.data()).addU32(N);
+  }
+  Buffer<float> &output() override { return Partial; }
+
+private:
+  static constexpr unsigned BlockSize = 256; // BLOCK in reduce.cu
+  uint32_t N;
+  Buffer<float> In, Partial;
+};
+
+struct Timing {
+  double Min = 0, Median = 0;
+};
+
+Timing summarize(std::vector<double> Ms) {
+  Timing T;
+  if (Ms.empty())
+    return T;
+  std::sort(Ms.begin(), Ms.end());
+  T.Min = Ms.front();
+  size_t H = Ms.size() / 2;
+  T.Median = Ms.size() % 2 ? Ms[H] : (Ms[H - 1] + Ms[H]) / 2;
+  return T;
+}
+
+/// Runs Body Warmup + Reps times, each after Reset; times only Body.
+template <typename ResetFn, typename BodyFn>
+Expected<Timing> measure(ResetFn Reset, BodyFn Body) {
+  std::vector<double> Ms;
+  for (unsigned R = 0; R != Warmup + Reps; ++R) {
+    Reset();
+    auto Start = Clock::now();
+    if (Error E = Body())
+      return std::move(E);
+    double T = msSince(Start);
+    if (R >= Warmup)
+      Ms.push_back(T);
+  }
+  return summarize(std::move(Ms));
+}
+
+/// Compares the output with the native one: "exact" or what differs.
+std::string compareOutputs(const Buffer<float> &Got, const Buffer<float> &Want,
+                           bool &OK) {
+  size_t Diff = 0, First = 0;
+  double MaxRel = 0;
+  for (size_t I = 0; I != Want.size(); ++I) {
+    uint32_t G, W;
+    std::memcpy(&G, &Got.data()[I], 4);
+    std::memcpy(&W, &Want.data()[I], 4);
+    if (G == W)
+      continue;
+    if (!Diff++)
+      First = I;
+    double A = Got.data()[I], B = Want.data()[I];
+    double Rel = std::fabs(A - B) / std::max(std::fabs(B), 1e-30);
+    MaxRel = std::isnan(Rel) ? INFINITY : std::max(MaxRel, Rel);
+  }
+  OK = Diff == 0;
+  if (OK)
+    return "exact";
+  return formatv("MISMATCH: {0} of {1} differ (first at {2}: {3} vs {4}), "
+                 "max rel err {5:e}",
+                 Diff, Want.size(), First, Got.data()[First],
+                 Want.data()[First], MaxRel);
+}
+
+struct Row {
+  std::string Name, Size;
+  Timing Native, JIT1, JITAll;
+  double JITCompileMs = 0;
+  bool HasMultiThread = false;
+  std::string Check;
+  std::string Skipped; ///< why the kernel did not run, if it did not
+};
+
+void printHeader(raw_ostream &OS) {
+  OS << formatv("{0,-14} {1,-22} {2,10} {3,10} {4,10} {5,10} {6,7} {7,9} "
+                "{8,10}  {9}\n",
+                "benchmark", "size", "native", "native", "ptx-jit", "ptx-jit",
+                "ratio", "JIT", "ptx-jit", "check");
+  OS << formatv("{0,-14} {1,-22} {2,10} {3,10} {4,10} {5,10} {6,7} {7,9} "
+                "{8,10}\n",
+                "", "", "min ms", "med ms", "1T min ms", "1T med ms", "min",
+                "ms", "MT min ms");
+  OS << std::string(118, '-') << "\n";
+}
+
+void printRow(raw_ostream &OS, const Row &R) {
+  if (!R.Skipped.empty()) {
+    OS << formatv("{0,-14} {1,-22} {2,10:f2} {3,10:f2}  skipped: {4}\n",
+                  R.Name, R.Size, R.Native.Min, R.Native.Median, R.Skipped);
+    return;
+  }
+  std::string MT = R.HasMultiThread ? formatv("{0:f2}", R.JITAll.Min).str()
+                                    : std::string("-");
+  OS << formatv("{0,-14} {1,-22} {2,10:f2} {3,10:f2} {4,10:f2} {5,10:f2} "
+                "{6,6:f2}x {7,9:f1} {8,10}  {9}\n",
+                R.Name, R.Size, R.Native.Min, R.Native.Median, R.JIT1.Min,
+                R.JIT1.Median, R.JIT1.Min / R.Native.Min, R.JITCompileMs, MT,
+                R.Check);
+}
+
+std::string errorText(Error E) {
+  std::string S = toString(std::move(E));
+  // One line in the table.
+  std::replace(S.begin(), S.end(), '\n', ' ');
+  return S;
+}
+
+class Harness {
+public:
+  explicit Harness(std::unique_ptr<KernelJIT> J) : J(std::move(J)) {}
+
+  /// Runs one benchmark; false if its output was wrong.
+  bool run(Benchmark &B) {
+    Row R;
+    R.Name = B.Name;
+    R.Size = B.Size;
+    B.setUp();
+
+    // Native, single-threaded; its output is the reference.
+    Expected<Timing> NT = measure([&] { B.reset(); },
+                                  [&]() -> Error {
+                                    B.runNative();
+                                    return Error::success();
+                                  });
+    R.Native = cantFail(std::move(NT));
+    Buffer<float> Reference(B.output().size());
+    std::memcpy(Reference.data(), B.output().data(),
+                B.output().size() * sizeof(float));
+
+    bool OK = runPTX(B, Reference, R);
+    printRow(outs(), R);
+    outs().flush();
+    return OK;
+  }
+
+private:
+  /// Fills in R's ptx-jit columns, or R.Skipped. False on a wrong result.
+  bool runPTX(Benchmark &B, const Buffer<float> &Reference, Row &R) {
+    Expected<const ptx::Module *> M = getModule(B.File);
+    if (!M) {
+      R.Skipped = errorText(M.takeError());
+      return true;
+    }
+    const ptx::Function *F = (*M)->findFunction(B.Kernel);
+    if (!F || !F->IsEntry) {
+      R.Skipped = "no kernel '" + B.Kernel + "' in " + B.File;
+      return true;
+    }
+    KernelShape Shape;
+    std::copy(B.Block, B.Block + 3, Shape.BlockDim);
+    auto Start = Clock::now();
+    Expected<CompiledKernel> K = J->compile(**M, B.Kernel, Shape);
+    R.JITCompileMs = msSince(Start);
+    if (!K) {
+      R.Skipped = errorText(K.takeError());
+      return true;
+    }
+    Expected<std::vector<uint8_t>> Params = B.params().pack(*F, K->Layout);
+    if (!Params) {
+      R.Skipped = errorText(Params.takeError());
+      return true;
+    }
+
+    LaunchConfig Config;
+    std::copy(B.Grid, B.Grid + 3, Config.Grid);
+    std::copy(B.Block, B.Block + 3, Config.Block);
+    auto Launch = [&](unsigned Threads) {
+      Config.NumThreads = Threads;
+      return measure([&] { B.reset(); },
+                     [&] { return launchKernel(*K, Params->data(), Config); });
+    };
+
+    Expected<Timing> One = Launch(1);
+    if (!One) {
+      R.Skipped = errorText(One.takeError());
+      return true;
+    }
+    R.JIT1 = *One;
+    bool OK;
+    R.Check = compareOutputs(B.output(), Reference, OK);
+    if (!OK || NoMultiThread)
+      return OK;
+
+    Expected<Timing> All = Launch(0);
+    if (!All) {
+      R.Check += "; all cores: " + errorText(All.takeError());
+      return false;
+    }
+    R.JITAll = *All;
+    R.HasMultiThread = true;
+    std::string MTCheck = compareOutputs(B.output(), Reference, OK);
+    if (!OK)
+      R.Check += "; all cores: " + MTCheck;
+    return OK;
+  }
+
+  Expected<const ptx::Module *> getModule(StringRef File) {
+    auto It = Modules.find(File);
+    if (It != Modules.end())
+      return It->second.get();
+    std::string Path = (KernelDir + "/" + File).str();
+    std::string Diags;
+    raw_string_ostream DiagOS(Diags);
+    Expected<std::unique_ptr<ptx::Module>> M =
+        ptx::loadModuleFile(Path, DiagOS);
+    if (!M)
+      return createStringError(inconvertibleErrorCode(),
+                               Path + ": " + toString(M.takeError()) +
+                                   (Diags.empty() ? "" : ": " + Diags));
+    const ptx::Module *P = M->get();
+    Modules[File] = std::move(*M);
+    return P;
+  }
+
+  std::unique_ptr<KernelJIT> J;
+  StringMap<std::unique_ptr<ptx::Module>> Modules;
+};
+
+using BenchmarkFactory = std::function<std::unique_ptr<Benchmark>()>;
+
+std::vector<BenchmarkFactory> allBenchmarks() {
+  int64_t Vec = Quick ? 1 << 20 : 16 << 20;
+  int Gemm = Quick ? 128 : 512;
+  int Grid2D = Quick ? 512 : 2048;
+  uint32_t Red = Quick ? 1 << 20 : 16 << 20;
+  std::vector<BenchmarkFactory> L;
+  L.push_back([=] { return std::make_unique<VectorAddBench>(Vec); });
+  L.push_back([=] { return std::make_unique<SaxpyBench>(Vec); });
+  // The same naive kernel with two block shapes: with 32 threads in x a
+  // warp is one row, so B's loads are consecutive and A's are uniform; with
+  // 16x16 a warp spans two rows.
+  L.push_back([=] {
+    return std::make_unique<SgemmBench>("sgemm_naive", "sgemm_naive", Gemm,
+                                        32, 8);
+  });
+  L.push_back([=] {
+    return std::make_unique<SgemmBench>("sgemm_naive", "sgemm_naive", Gemm,
+                                        16, 16);
+  });
+  L.push_back([=] { return std::make_unique<Stencil5Bench>(Grid2D); });
+  // These need CTA barriers (and reduce_shfl, shfl.sync).
+  L.push_back([=] {
+    return std::make_unique<SgemmBench>("sgemm_tiled16", "sgemm_tiled16", Gemm,
+                                        16, 16);
+  });
+  L.push_back([=] {
+    return std::make_unique<SgemmBench>("sgemm_tiled32", "sgemm_tiled32", Gemm,
+                                        32, 32);
+  });
+  L.push_back([=] { return std::make_unique<ReduceBench>("reduce_smem", Red); });
+  L.push_back([=] { return std::make_unique<ReduceBench>("reduce_shfl", Red); });
+  return L;
+}
+
+bool selected(StringRef Name) {
+  if (Filter.empty())
+    return true;
+  for (const std::string &F : Filter)
+    if (Name.contains(F))
+      return true;
+  return false;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "ptx-jit-bench: PTX kernels under ptx-jit against native C++\n");
+  if (OptLevel > 3) {
+    errs() << "ptx-jit-bench: -O must be 0-3\n";
+    return 2;
+  }
+  if (Reps == 0) {
+    errs() << "ptx-jit-bench: --reps must be at least 1\n";
+    return 2;
+  }
+  JITOptions JO;
+  JO.OptLevel = OptLevel;
+  // Barriers and warp-synchronous instructions call into the runtime.
+  JO.Symbols = runtime::getRuntimeSymbols();
+  Expected<std::unique_ptr<KernelJIT>> J = KernelJIT::create(JO);
+  if (!J) {
+    errs() << "ptx-jit-bench: " << toString(J.takeError()) << "\n";
+    return 1;
+  }
+
+  outs() << formatv("ptx-jit-bench: JIT -O{0}, {1} warm-up + {2} timed runs "
+                    "each; {3} hardware threads; times in ms; ratio = "
+                    "ptx-jit 1T min / native min\n\n",
+                    unsigned(OptLevel), unsigned(Warmup), unsigned(Reps),
+                    std::thread::hardware_concurrency());
+  printHeader(outs());
+  Harness H(std::move(*J));
+  unsigned Failures = 0;
+  for (const BenchmarkFactory &Make : allBenchmarks()) {
+    std::unique_ptr<Benchmark> B = Make();
+    if (!selected(B->Name))
+      continue;
+    if (!H.run(*B))
+      ++Failures;
+  }
+  if (Failures) {
+    errs() << "ptx-jit-bench: " << Failures
+           << " benchmark(s) gave wrong results\n";
+    return 1;
+  }
+  return 0;
+}
