@@ -217,6 +217,61 @@ static Value *boolOp(IRBuilder<> &B, const ptx::Instruction &I, Value *X,
   return B.CreateXor(X, C);
 }
 
+/// NVIDIA's canonical NaN (all ones but the sign), which min, max and
+/// .relu produce for a NaN result.
+static Value *canonicalNaN(Type *Ty) {
+  const fltSemantics &Sem = Ty->getScalarType()->getFltSemantics();
+  unsigned Bits = APFloat::semanticsSizeInBits(Sem);
+  return ConstantFP::get(Ty, APFloat(Sem, APInt::getSignedMaxValue(Bits)));
+}
+
+Value *irgen::canonicalizeNaN(FunctionLowering &FL, Value *V) {
+  IRBuilder<> &B = FL.B;
+  if (V->getType()->getScalarType()->isDoubleTy())
+    return V; // .f64 NaNs keep their payload
+  return B.CreateSelect(B.CreateFCmpUNO(V, V), canonicalNaN(V->getType()), V);
+}
+
+/// min/max: the non-NaN operand (-0 < +0); .NaN makes any NaN win; .abs
+/// compares magnitudes; .xorsign gives the result the XOR of the inputs'
+/// signs unless it is NaN.
+static Value *minMax(FunctionLowering &FL, const ptx::Instruction &I,
+                     ScalarType T, Value *A, Value *C) {
+  IRBuilder<> &B = FL.B;
+  Value *SignOfXor = nullptr;
+  if (I.hasModifier(Modifier::Xorsign)) {
+    Type *IntTy = B.getIntNTy(A->getType()->getScalarSizeInBits());
+    if (A->getType()->isVectorTy())
+      IntTy = VectorType::get(IntTy, cast<VectorType>(A->getType()));
+    SignOfXor = B.CreateBitCast(
+        B.CreateXor(B.CreateBitCast(A, IntTy), B.CreateBitCast(C, IntTy)),
+        A->getType());
+  }
+  if (I.hasModifier(Modifier::Abs)) {
+    A = B.CreateUnaryIntrinsic(Intrinsic::fabs, A);
+    C = B.CreateUnaryIntrinsic(Intrinsic::fabs, C);
+  }
+  bool NaNProp = I.hasModifier(Modifier::NaNMode);
+  Intrinsic::ID ID =
+      I.Op == Opcode::Min
+          ? (NaNProp ? Intrinsic::minimum : Intrinsic::minimumnum)
+          : (NaNProp ? Intrinsic::maximum : Intrinsic::maximumnum);
+  Value *R = B.CreateBinaryIntrinsic(ID, A, C);
+  if (SignOfXor) {
+    Value *Signed = B.CreateBinaryIntrinsic(Intrinsic::copysign, R, SignOfXor);
+    R = B.CreateSelect(B.CreateFCmpUNO(R, R), R, Signed);
+  }
+  return canonicalizeNaN(FL, R);
+}
+
+/// div.approx.f32: a * (1/b), where 1/b flushes to zero once it would be
+/// subnormal (|b| > 2^126), as the ISA specifies.
+static Value *approximateDivide(FunctionLowering &FL, Value *A, Value *C) {
+  IRBuilder<> &B = FL.B;
+  Value *Recip = B.CreateFDiv(ConstantFP::get(C->getType(), 1.0), C);
+  return B.CreateFMul(A, flushSubnormal(FL, Recip));
+}
+
 static Value *floatBinary(FunctionLowering &FL, const ptx::Instruction &I,
                           ScalarType T, Value *A, Value *C) {
   IRBuilder<> &B = FL.B;
@@ -228,27 +283,35 @@ static Value *floatBinary(FunctionLowering &FL, const ptx::Instruction &I,
     C = flushSubnormal(FL, C);
   }
   Value *R;
-  switch (I.Op) {
-  case Opcode::Add: R = B.CreateFAdd(A, C); break;
-  case Opcode::Sub: R = B.CreateFSub(A, C); break;
-  case Opcode::Mul: R = B.CreateFMul(A, C); break;
-  case Opcode::Div: R = B.CreateFDiv(A, C); break;
-  case Opcode::Min:
-  case Opcode::Max: {
-    bool NaNProp = I.hasModifier(Modifier::NaNMode);
-    Intrinsic::ID ID =
-        I.Op == Opcode::Min
-            ? (NaNProp ? Intrinsic::minimum : Intrinsic::minimumnum)
-            : (NaNProp ? Intrinsic::maximum : Intrinsic::maximumnum);
-    R = B.CreateBinaryIntrinsic(ID, A, C);
-    break;
-  }
-  case Opcode::Copysign:
-    // copysign d, a, b: b's magnitude with a's sign.
-    R = B.CreateBinaryIntrinsic(Intrinsic::copysign, C, A);
-    break;
-  default:
-    llvm_unreachable("not a binary float op");
+  std::optional<RoundingHelperMode> Directed = getDirectedRounding(I);
+  if (Directed && (T == ScalarType::F32 || T == ScalarType::F64) &&
+      (I.Op == Opcode::Add || I.Op == Opcode::Sub || I.Op == Opcode::Mul ||
+       I.Op == Opcode::Div)) {
+    RoundingHelperOp Op = I.Op == Opcode::Add   ? RHO_Add
+                          : I.Op == Opcode::Sub ? RHO_Sub
+                          : I.Op == Opcode::Mul ? RHO_Mul
+                                                : RHO_Div;
+    R = roundedArithmetic(FL, Op, *Directed, {A, C});
+  } else {
+    switch (I.Op) {
+    case Opcode::Add: R = B.CreateFAdd(A, C); break;
+    case Opcode::Sub: R = B.CreateFSub(A, C); break;
+    case Opcode::Mul: R = B.CreateFMul(A, C); break;
+    case Opcode::Div:
+      R = I.hasModifier(Modifier::Approx) ? approximateDivide(FL, A, C)
+                                          : B.CreateFDiv(A, C);
+      break;
+    case Opcode::Min:
+    case Opcode::Max:
+      R = minMax(FL, I, T, A, C);
+      break;
+    case Opcode::Copysign:
+      // copysign d, a, b: b's magnitude with a's sign.
+      R = B.CreateBinaryIntrinsic(Intrinsic::copysign, C, A);
+      break;
+    default:
+      llvm_unreachable("not a binary float op");
+    }
   }
   if (Ftz)
     R = flushSubnormal(FL, R);
@@ -269,8 +332,18 @@ static Value *floatUnary(FunctionLowering &FL, const ptx::Instruction &I,
   switch (I.Op) {
   case Opcode::Abs: R = B.CreateUnaryIntrinsic(Intrinsic::fabs, A); break;
   case Opcode::Neg: R = B.CreateFNeg(A); break;
-  case Opcode::Rcp: R = B.CreateFDiv(One, A); break;
-  case Opcode::Sqrt: R = B.CreateUnaryIntrinsic(Intrinsic::sqrt, A); break;
+  case Opcode::Rcp:
+  case Opcode::Sqrt: {
+    std::optional<RoundingHelperMode> Directed = getDirectedRounding(I);
+    if (Directed && (T == ScalarType::F32 || T == ScalarType::F64))
+      R = roundedArithmetic(FL, I.Op == Opcode::Rcp ? RHO_Rcp : RHO_Sqrt,
+                            *Directed, {A});
+    else if (I.Op == Opcode::Rcp)
+      R = B.CreateFDiv(One, A);
+    else
+      R = B.CreateUnaryIntrinsic(Intrinsic::sqrt, A);
+    break;
+  }
   case Opcode::Rsqrt:
     R = B.CreateFDiv(One, B.CreateUnaryIntrinsic(Intrinsic::sqrt, A));
     break;
@@ -471,7 +544,9 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     bool IsAdd = I.Op == Opcode::Add || I.Op == Opcode::AddC;
     if (I.hasModifier(Modifier::Sat))
       return Result(B.CreateBinaryIntrinsic(
-          IsAdd ? Intrinsic::sadd_sat : Intrinsic::ssub_sat, S[0], S[1]));
+          IsAdd ? (Signed ? Intrinsic::sadd_sat : Intrinsic::uadd_sat)
+                : (Signed ? Intrinsic::ssub_sat : Intrinsic::usub_sat),
+          S[0], S[1]));
     return Result(carryArithmetic(FL, I, IsAdd, S[0], S[1]));
   }
   case Opcode::Mul:
@@ -513,6 +588,9 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       return Result(Prod, ResultTy);
     if (I.Op == Opcode::MadC || I.hasModifier(Modifier::Cc))
       return Result(carryArithmetic(FL, I, true, Prod, S[2]), ResultTy);
+    if (I.hasModifier(Modifier::Sat)) // mad.hi.sat.s32
+      return Result(B.CreateBinaryIntrinsic(Intrinsic::sadd_sat, Prod, S[2]),
+                    ResultTy);
     return Result(B.CreateAdd(Prod, S[2]), ResultTy);
   }
   case Opcode::Mul24:
@@ -533,7 +611,9 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
                    ? B.CreateTrunc(B.CreateLShr(P, ConstantInt::get(WideTy, 16)), Ty)
                    : B.CreateTrunc(P, Ty);
     if (I.Op == Opcode::Mad24)
-      R = B.CreateAdd(R, S[2]);
+      R = I.hasModifier(Modifier::Sat) // mad24.hi.sat.s32
+              ? B.CreateBinaryIntrinsic(Intrinsic::sadd_sat, R, S[2])
+              : B.CreateAdd(R, S[2]);
     return Result(R);
   }
   case Opcode::Sad: {

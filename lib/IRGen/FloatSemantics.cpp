@@ -1,14 +1,23 @@
-//===- FloatSemantics.cpp - Carry chains and fused multiply-add -----------===//
+//===- FloatSemantics.cpp - Carry chains, fma, exact directed rounding ----===//
+//
+// LLVM's float operations round to nearest. For .rz .rm .rp (and the few
+// conversions LLVM would round twice) we call the helpers declared in
+// RoundingHelpers.h, once per instruction for the whole warp: the operands
+// go to stack arrays, the helper rounds each lane with APFloat.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
 #include "Semantics.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::irgen;
 using ptx::Modifier;
 using ptx::Opcode;
+using ptx::ScalarType;
 
 Value *irgen::carryArithmetic(FunctionLowering &FL, const ptx::Instruction &I,
                               bool IsAdd, Value *A, Value *C) {
@@ -50,10 +59,106 @@ Value *irgen::fusedMultiplyAdd(FunctionLowering &FL, const ptx::Instruction &I,
     Bv = flushSubnormal(FL, Bv);
     C = flushSubnormal(FL, C);
   }
-  Value *R = B.CreateIntrinsic(Intrinsic::fma, {A->getType()}, {A, Bv, C});
+  Value *R;
+  if (std::optional<RoundingHelperMode> Mode = getDirectedRounding(I);
+      Mode && (T == ptx::ScalarType::F32 || T == ptx::ScalarType::F64))
+    R = roundedArithmetic(FL, RHO_Fma, *Mode, {A, Bv, C});
+  else
+    R = B.CreateIntrinsic(Intrinsic::fma, {A->getType()}, {A, Bv, C});
   if (Ftz)
     R = flushSubnormal(FL, R);
   if (I.hasModifier(Modifier::Sat))
     R = saturate(FL, R);
   return fromArith(FL, R, T);
+}
+
+std::optional<RoundingHelperMode>
+irgen::getDirectedRounding(const ptx::Instruction &I) {
+  if (I.hasModifier(Modifier::Rz))
+    return RHM_TowardZero;
+  if (I.hasModifier(Modifier::Rm))
+    return RHM_Down;
+  if (I.hasModifier(Modifier::Rp))
+    return RHM_Up;
+  return std::nullopt;
+}
+
+/// A helper's declaration; it only touches the memory its arguments point to.
+static FunctionCallee getHelper(FunctionLowering &FL, StringRef Name,
+                                ArrayRef<Type *> Params) {
+  IRBuilder<> &B = FL.B;
+  FunctionType *Ty = FunctionType::get(B.getVoidTy(), Params, false);
+  FunctionCallee C = FL.ML.LM.getOrInsertFunction(Name, Ty);
+  if (auto *F = dyn_cast<Function>(C.getCallee())) {
+    F->setDoesNotThrow();
+    F->setWillReturn();
+    F->setNoSync();
+    F->setDoesNotFreeMemory();
+    F->setMemoryEffects(MemoryEffects::argMemOnly());
+  }
+  return C;
+}
+
+/// A stack array holding V (a scalar or a vector of lanes).
+static Value *spill(FunctionLowering &FL, Value *V) {
+  AllocaInst *Slot = FL.createTemporary(V->getType());
+  FL.B.CreateStore(V, Slot);
+  return Slot;
+}
+
+Value *irgen::roundedArithmetic(FunctionLowering &FL, RoundingHelperOp Op,
+                                RoundingHelperMode Mode,
+                                ArrayRef<Value *> Operands) {
+  IRBuilder<> &B = FL.B;
+  bool Vector = any_of(Operands, [](Value *V) { return V->getType()->isVectorTy(); });
+  SmallVector<Value *, 3> Ptrs;
+  for (Value *V : Operands)
+    Ptrs.push_back(spill(FL, Vector ? FL.widen(V) : V));
+  Value *First = Ptrs[0];
+  while (Ptrs.size() < 3)
+    Ptrs.push_back(First); // B and C are not read by unary operations
+  Type *Ty = Vector ? FL.widen(Operands[0])->getType() : Operands[0]->getType();
+  bool IsDouble = Ty->getScalarType()->isDoubleTy();
+  AllocaInst *Result = FL.createTemporary(Ty);
+  Type *I32 = B.getInt32Ty(), *Ptr = B.getPtrTy();
+  FunctionCallee F = getHelper(
+      FL, IsDouble ? "ptxjit_rounded_f64" : "ptxjit_rounded_f32",
+      {I32, I32, Ptr, Ptr, Ptr, Ptr, I32});
+  B.CreateCall(F, {B.getInt32(Op), B.getInt32(Mode), Result, Ptrs[0], Ptrs[1],
+                   Ptrs[2], B.getInt32(Vector ? Lanes : 1)});
+  return B.CreateLoad(Ty, Result);
+}
+
+static RoundingHelperFormat helperFormat(ScalarType T) {
+  switch (T) {
+  case ScalarType::F16: return RHF_F16;
+  case ScalarType::BF16: return RHF_BF16;
+  case ScalarType::F32: return RHF_F32;
+  default: return RHF_F64;
+  }
+}
+
+Value *irgen::roundedConversion(FunctionLowering &FL, Value *V, ScalarType From,
+                                ScalarType To, RoundingHelperMode Mode) {
+  IRBuilder<> &B = FL.B;
+  bool Vector = V->getType()->isVectorTy();
+  Value *Src = spill(FL, V);
+  Type *ToTy = getArithType(FL, To, Vector);
+  AllocaInst *Result = FL.createTemporary(ToTy);
+  Type *I32 = B.getInt32Ty(), *Ptr = B.getPtrTy();
+  Value *N = B.getInt32(Vector ? Lanes : 1);
+  if (ptx::isFloat(From)) {
+    FunctionCallee F = getHelper(FL, "ptxjit_convert_float",
+                                 {I32, I32, I32, Ptr, Ptr, I32});
+    B.CreateCall(F, {B.getInt32(helperFormat(To)), B.getInt32(helperFormat(From)),
+                     B.getInt32(Mode), Result, Src, N});
+  } else {
+    FunctionCallee F = getHelper(FL, "ptxjit_convert_int",
+                                 {I32, I32, I32, I32, Ptr, Ptr, I32});
+    B.CreateCall(F, {B.getInt32(helperFormat(To)),
+                     B.getInt32(V->getType()->getScalarSizeInBits()),
+                     B.getInt32(ptx::isSigned(From)), B.getInt32(Mode), Result,
+                     Src, N});
+  }
+  return B.CreateLoad(ToTy, Result);
 }

@@ -3,7 +3,10 @@
 #ifndef PTXJIT_LIB_IRGEN_SEMANTICS_H
 #define PTXJIT_LIB_IRGEN_SEMANTICS_H
 
+#include "ptxjit/IRGen/RoundingHelpers.h"
 #include "ptxjit/PTX/InstructionTable.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <optional>
 
 namespace llvm {
 class Type;
@@ -27,6 +30,8 @@ llvm::Value *toArith(FunctionLowering &FL, llvm::Value *V, ptx::ScalarType T);
 llvm::Value *fromArith(FunctionLowering &FL, llvm::Value *V, ptx::ScalarType T);
 /// .ftz: subnormals become zero of the same sign.
 llvm::Value *flushSubnormal(FunctionLowering &FL, llvm::Value *V);
+/// A NaN becomes NVIDIA's canonical NaN (.f64 NaNs are left alone).
+llvm::Value *canonicalizeNaN(FunctionLowering &FL, llvm::Value *V);
 /// .sat: clamp to [0, 1], NaN to 0.
 llvm::Value *saturate(FunctionLowering &FL, llvm::Value *V);
 /// add/sub with .cc and addc/subc: the carry flag chain.
@@ -36,6 +41,20 @@ llvm::Value *carryArithmetic(FunctionLowering &FL, const ptx::Instruction &I,
 llvm::Value *fusedMultiplyAdd(FunctionLowering &FL, const ptx::Instruction &I,
                               ptx::ScalarType T, llvm::Value *A, llvm::Value *B,
                               llvm::Value *C);
+
+/// The helper mode of a directed rounding modifier (.rz .rm .rp) on I;
+/// none for .rn or no modifier, which LLVM's own operations round exactly.
+std::optional<RoundingHelperMode> getDirectedRounding(const ptx::Instruction &I);
+/// Op on float or double operands (scalars, or vectors of lanes), rounded
+/// exactly in Mode by a RoundingHelpers.h call.
+llvm::Value *roundedArithmetic(FunctionLowering &FL, RoundingHelperOp Op,
+                               RoundingHelperMode Mode,
+                               llvm::ArrayRef<llvm::Value *> Operands);
+/// Converts V (arithmetic values of PTX type From: a float, or an integer
+/// of From's width) to the float type To, rounded exactly in Mode.
+llvm::Value *roundedConversion(FunctionLowering &FL, llvm::Value *V,
+                               ptx::ScalarType From, ptx::ScalarType To,
+                               RoundingHelperMode Mode);
 
 } // namespace irgen
 } // namespace ptxjit

@@ -1,6 +1,7 @@
 //===- KernelJIT.cpp - Compiling PTX kernels with ORC LLJIT ---------------===//
 
 #include "ptxjit/JIT/KernelJIT.h"
+#include "ptxjit/IRGen/RoundingHelpers.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -95,6 +96,9 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
   for (const auto &[Name, Addr] : Opts.Symbols)
     Runtime[(*J)->mangleAndIntern(Name)] = {ExecutorAddr::fromPtr(Addr),
                                             JITSymbolFlags::Exported};
+  for (const RoundingHelperSymbol &H : RoundingHelperSymbols)
+    Runtime[(*J)->mangleAndIntern(H.Name)] = {ExecutorAddr::fromPtr(H.Address),
+                                              JITSymbolFlags::Exported};
   if (!Runtime.empty())
     if (Error E = (*J)->getMainJITDylib().define(absoluteSymbols(Runtime)))
       return std::move(E);
