@@ -104,6 +104,15 @@ Value *FunctionLowering::getContextField(unsigned Field, Type *Ty) {
   return B.CreateLoad(Ty, Ptr);
 }
 
+Value *FunctionLowering::getLocalFrames() {
+  if (!LocalFrame)
+    return nullptr;
+  Value *Base = B.CreatePtrToInt(LocalFrame, B.getInt64Ty());
+  Value *Lane = B.CreateZExt(laneIndices(), getVectorType(B.getInt64Ty()));
+  return B.CreateAdd(splat(Base),
+                     B.CreateMul(Lane, splat(B.getInt64(FrameSize))));
+}
+
 AllocaInst *FunctionLowering::createTemporary(Type *Ty) {
   IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
   AllocaInst *A = EntryB.CreateAlloca(Ty);
@@ -359,8 +368,12 @@ Expected<LaneValue> FunctionLowering::symbolAddress(StringRef Name, int64_t Off,
     LocalVariable &LV = *Found;
     if (SpaceOut)
       *SpaceOut = LV.Space;
-    if (LV.Space == StateSpace::Local)
-      return LaneValue{B.getInt64(LV.Offset + Off), Shape::uniform()};
+    if (LV.Space == StateSpace::Local) {
+      // Local addresses are the host addresses of each lane's copy.
+      Value *Frame = getLocalFrames();
+      return LaneValue{B.CreateAdd(Frame, splat(B.getInt64(LV.Offset + Off))),
+                       Shape::affine(FrameSize)};
+    }
     if (LV.IsKernelParam) {
       Value *P = B.CreatePtrToInt(ParamsArg, I64);
       return LaneValue{B.CreateAdd(P, B.getInt64(LV.Offset + Off)),
@@ -580,17 +593,8 @@ Expected<LaneValue> FunctionLowering::getAddress(const Operand &Op,
     Value *Base = B.CreatePtrToInt(
         getContextField(WCF_SharedBase, B.getPtrTy()), I64);
     A.V = B.CreateAdd(A.isScalar() ? Base : splat(Base), A.V);
-  } else if (Space == StateSpace::Local) {
-    if (!LocalFrame)
-      return ML.makeError(Op.Loc, "local memory access in a function without "
-                                  ".local variables");
-    Value *Base = B.CreatePtrToInt(LocalFrame, I64);
-    Value *Lane = B.CreateZExt(laneIndices(), getVectorType(I64));
-    Value *PerLane = B.CreateAdd(
-        splat(Base), B.CreateMul(Lane, splat(B.getInt64(FrameSize))));
-    A.V = B.CreateAdd(PerLane, widen(A.V));
-    A.Sh = A.Sh.isVarying() ? A.Sh : Shape::affine(A.Sh.Stride + FrameSize);
   }
+  // Local-space addresses are host addresses already (see symbolAddress).
   return A;
 }
 

@@ -108,6 +108,11 @@ public:
   void storeLanes(const LaneValue &Addr, llvm::Value *Val, llvm::Value *Mask);
 
   llvm::Value *getContextField(unsigned Field, llvm::Type *Ty);
+  /// Host address of each lane's .local frame in this function, or null if
+  /// it has no .local variables. Local-space addresses are host addresses:
+  /// cvta to and from .local is the identity.
+  llvm::Value *getLocalFrames();
+  uint64_t getLocalFrameSize() const { return FrameSize; }
   /// A zero-initialized stack slot in the entry block (never in a loop).
   llvm::AllocaInst *createTemporary(llvm::Type *Ty);
   /// The carry flag of add.cc/addc chains, one bit per lane (<32 x i1>).

@@ -282,26 +282,12 @@ Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
         return B.CreateICmpULT(Off, A->isScalar() ? Len : FL.splat(Len));
       };
       Value *InShared = InRange(SharedBase, SharedSize);
-      Expected<LaneValue> Frame = FL.getAddress(
-          [&] {
-            Operand Z;
-            Z.Kind = Operand::Address;
-            Z.Loc = I.Loc;
-            return Z;
-          }(),
-          StateSpace::Local);
-      Value *InLocal;
-      if (!Frame) {
-        consumeError(Frame.takeError());
-        InLocal = A->isScalar() ? (Value *)B.getFalse()
-                                : FL.splat(B.getFalse());
-      } else {
-        // Any lane's frame: local windows of one warp are contiguous.
-        Value *Lo = B.CreateExtractElement(Frame->V, uint64_t(0));
-        Value *Hi = B.CreateExtractElement(Frame->V, uint64_t(Lanes - 1));
-        Value *Stride = B.CreateSub(
-            B.CreateExtractElement(Frame->V, uint64_t(1)), Lo);
-        InLocal = InRange(Lo, B.CreateAdd(B.CreateSub(Hi, Lo), Stride));
+      Value *InLocal = A->isScalar() ? (Value *)B.getFalse()
+                                     : FL.splat(B.getFalse());
+      if (Value *Frames = FL.getLocalFrames()) {
+        // The frames of one warp's lanes are contiguous.
+        Value *Lo = B.CreateExtractElement(Frames, uint64_t(0));
+        InLocal = InRange(Lo, B.getInt64(FL.getLocalFrameSize() * Lanes));
       }
       if (IsShared)
         Result = InShared;
@@ -318,15 +304,6 @@ Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
           B.CreatePtrToInt(FL.getContextField(WCF_SharedBase, B.getPtrTy()), I64);
       Value *BaseV = A->isScalar() ? Base : FL.splat(Base);
       V = ToSpace ? B.CreateSub(V, BaseV) : B.CreateAdd(V, BaseV);
-    } else if (Space == StateSpace::Local) {
-      Operand Z;
-      Z.Kind = Operand::Address;
-      Z.Loc = I.Loc;
-      Expected<LaneValue> Frame = FL.getAddress(Z, StateSpace::Local);
-      if (!Frame)
-        return Frame.takeError();
-      V = ToSpace ? B.CreateSub(FL.widen(V), Frame->V)
-                  : B.CreateAdd(FL.widen(V), Frame->V);
     }
     return FL.write(I.Operands[0], V, I.getType());
   }

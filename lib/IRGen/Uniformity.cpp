@@ -83,7 +83,10 @@ Shape UniformityInfo::getOperand(const Operand &Op) const {
     if (isSpecialRegister(Op.Name))
       return getSpecial(Op.Name, Op.Component);
     // Registers may be named without '%' (.reg .f16 low;); a name that is
-    // not a register is a variable or function address: uniform.
+    // not a register is a variable or function address: uniform, except
+    // .local variables, whose address is each lane's own copy.
+    if (Op.Kind == Operand::Symbol && LocalNames.contains(Op.Name))
+      return Shape::varying();
     return getRegister(Op.Name);
   case Operand::Vector: {
     Shape S = Shape::uniform();
@@ -128,6 +131,9 @@ void UniformityInfo::run() {
     else
       Count(D);
   }
+  for (const ptx::VariableDecl &V : F.Locals)
+    if (V.Space == ptx::StateSpace::Local)
+      LocalNames.insert(V.Name);
   // Where each register is defined and read.
   std::vector<unsigned> StmtBlock(F.Body.size(), 0);
   for (unsigned Blk = 0; Blk != CFG.Blocks.size(); ++Blk)
@@ -281,6 +287,10 @@ bool UniformityInfo::visitInstructions() {
       case Opcode::Ld:
       case Opcode::Ldu: {
         Shape Addr = Src(1);
+        if (I.Operands[1].Kind == Operand::Address &&
+            !I.Operands[1].BaseIsRegister &&
+            LocalNames.contains(I.Operands[1].Name))
+          Addr = Shape::varying();
         bool PerLaneMemory = I.Space == ptx::StateSpace::Local ||
                              (I.Space == ptx::StateSpace::Param && !F.IsEntry);
         Result = Addr.isUniform() && !PerLaneMemory && !I.hasModifier(ptx::Modifier::Volatile)

@@ -77,6 +77,7 @@ private:
   /// Only these may stay uniform when defined under divergence: a lane that
   /// skipped the definition this time cannot read another lane's value.
   llvm::StringSet<> BlockLocal;
+  llvm::StringSet<> LocalNames; ///< .local variables of the function
   llvm::BitVector Divergent;
 };
 
