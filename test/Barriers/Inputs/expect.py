@@ -7,7 +7,8 @@ Element i of FILE (little-endian TYPE: u8 s8 u16 s16 u32 s32 u64 s64 f32 f64)
 must equal EXPR evaluated with i (the index), n (the element count) and the
 NAME=VALUE bindings (Python expressions over earlier names, lambdas too). With
 --list, EXPR is evaluated once and must give the whole list. Floats compare
-exactly unless tol=... is bound. Prints the first mismatches and exits 1 on
+exactly unless tol=... is bound. load(PATH, TYPE) reads another raw file (an
+input written by gen.py) and popc(x) counts bits. Prints the first mismatches and exits 1 on
 any; prints "ok: FILE n=N" otherwise. Standard library only.
 """
 import math
@@ -42,7 +43,7 @@ def main(argv):
         sys.exit(__doc__)
     path, ty, expr = argv[:3]
     got = read(path, ty)
-    env = {"n": len(got), "math": math, "popc": popc}
+    env = {"n": len(got), "math": math, "popc": popc, "load": read}
     for binding in argv[3:]:
         name, _, value = binding.partition("=")
         env[name] = eval(value, dict(env))
