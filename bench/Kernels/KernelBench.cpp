@@ -4,8 +4,9 @@
 // with -O3 -march=native, see NativeKernels.cpp) timed on one thread, then
 // the PTX kernel from bench/kernels loaded, JIT-compiled and launched on one
 // host thread (the comparison that counts) and on all cores (for
-// information). Every run's output is checked against the native one; the
-// kernels are written so that the two agree bit for bit.
+// information). Native and one-thread runs alternate, so that a change in
+// machine load hits both alike. The output is checked against the native
+// one; the kernels are written so that the two agree bit for bit.
 //
 // A kernel that does not compile or launch yet (e.g. it needs CTA barriers)
 // is reported as "skipped: <error>" and the others still run.
@@ -30,6 +31,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,7 +47,7 @@ using namespace ptxjit::bench;
 static cl::opt<std::string>
     KernelDir("kernel-dir", cl::init(PTXJIT_BENCH_KERNEL_DIR),
               cl::desc("Directory holding the benchmark PTX files"));
-static cl::opt<unsigned> Reps("reps", cl::init(5),
+static cl::opt<unsigned> Reps("reps", cl::init(9),
                               cl::desc("Timed runs of each version"));
 static cl::opt<unsigned> Warmup("warmup", cl::init(1),
                                 cl::desc("Untimed runs before the timed ones"));
@@ -57,6 +59,10 @@ static cl::list<std::string>
 static cl::opt<bool> Quick("quick",
                            cl::desc("Smaller sizes (a smoke test, not a "
                                     "measurement)"));
+static cl::opt<unsigned> FlushMB(
+    "flush-mb", cl::init(0),
+    cl::desc("Before every timed run, read this many MiB of other memory so "
+             "that the benchmark's data is not in the caches (0: off)"));
 static cl::opt<bool> NoMultiThread("no-mt",
                                    cl::desc("Skip the all-cores ptx-jit runs"));
 
@@ -374,12 +380,39 @@ Timing summarize(std::vector<double> Ms) {
   return T;
 }
 
+/// Evicts the benchmark's data from the caches (--flush-mb): reads a
+/// buffer bigger than the last-level cache. Reading, not writing, so that no
+/// dirty lines of its own are left to write back during the timed run.
+class CacheFlusher {
+public:
+  CacheFlusher() {
+    if (FlushMB)
+      Lines = Buffer<uint64_t>(size_t(FlushMB) << 17);
+  }
+  void flush() {
+    uint64_t Sum = 0;
+    for (size_t I = 0; I < Lines.size(); I += 8)
+      Sum += Lines[I];
+    Sink = Sum;
+  }
+
+private:
+  Buffer<uint64_t> Lines;
+  volatile uint64_t Sink = 0;
+};
+
+CacheFlusher &flusher() {
+  static CacheFlusher F;
+  return F;
+}
+
 /// Runs Body Warmup + Reps times, each after Reset; times only Body.
 template <typename ResetFn, typename BodyFn>
 Expected<Timing> measure(ResetFn Reset, BodyFn Body) {
   std::vector<double> Ms;
   for (unsigned R = 0; R != Warmup + Reps; ++R) {
     Reset();
+    flusher().flush();
     auto Start = Clock::now();
     if (Error E = Body())
       return std::move(E);
@@ -469,36 +502,25 @@ public:
     R.Name = B.Name;
     R.Size = B.Size;
     B.setUp();
-
-    // Native, single-threaded; its output is the reference.
-    Expected<Timing> NT = measure([&] { B.reset(); },
-                                  [&]() -> Error {
-                                    B.runNative();
-                                    return Error::success();
-                                  });
-    R.Native = cantFail(std::move(NT));
-    Buffer<float> Reference(B.output().size());
-    std::memcpy(Reference.data(), B.output().data(),
-                B.output().size() * sizeof(float));
-
-    bool OK = runPTX(B, Reference, R);
+    bool OK = runBoth(B, R);
     printRow(outs(), R);
     outs().flush();
     return OK;
   }
 
 private:
-  /// Fills in R's ptx-jit columns, or R.Skipped. False on a wrong result.
-  bool runPTX(Benchmark &B, const Buffer<float> &Reference, Row &R) {
+  /// Compiles the kernel, or says in R.Skipped why it cannot run.
+  std::optional<CompiledKernel> compile(Benchmark &B, const ptx::Function *&F,
+                                        Row &R) {
     Expected<const ptx::Module *> M = getModule(B.File);
     if (!M) {
       R.Skipped = errorText(M.takeError());
-      return true;
+      return std::nullopt;
     }
-    const ptx::Function *F = (*M)->findFunction(B.Kernel);
+    F = (*M)->findFunction(B.Kernel);
     if (!F || !F->IsEntry) {
       R.Skipped = "no kernel '" + B.Kernel + "' in " + B.File;
-      return true;
+      return std::nullopt;
     }
     KernelShape Shape;
     std::copy(B.Block, B.Block + 3, Shape.BlockDim);
@@ -507,35 +529,69 @@ private:
     R.JITCompileMs = msSince(Start);
     if (!K) {
       R.Skipped = errorText(K.takeError());
-      return true;
+      return std::nullopt;
     }
-    Expected<std::vector<uint8_t>> Params = B.params().pack(*F, K->Layout);
-    if (!Params) {
-      R.Skipped = errorText(Params.takeError());
-      return true;
-    }
+    return std::move(*K);
+  }
 
+  /// Times the native version and the kernel on one thread, alternating
+  /// run by run so that a change in machine load hits both alike; then the
+  /// kernel on all cores. Fills in R; false on a wrong result.
+  bool runBoth(Benchmark &B, Row &R) {
+    const ptx::Function *F = nullptr;
+    std::optional<CompiledKernel> K = compile(B, F, R);
+    std::vector<uint8_t> Params;
+    if (K) {
+      Expected<std::vector<uint8_t>> P = B.params().pack(*F, K->Layout);
+      if (P)
+        Params = std::move(*P);
+      else
+        R.Skipped = errorText(P.takeError());
+    }
     LaunchConfig Config;
     std::copy(B.Grid, B.Grid + 3, Config.Grid);
     std::copy(B.Block, B.Block + 3, Config.Block);
     auto Launch = [&](unsigned Threads) {
       Config.NumThreads = Threads;
-      return measure([&] { B.reset(); },
-                     [&] { return launchKernel(*K, Params->data(), Config); });
+      return launchKernel(*K, Params.data(), Config);
     };
 
-    Expected<Timing> One = Launch(1);
-    if (!One) {
-      R.Skipped = errorText(One.takeError());
-      return true;
+    // The native output is the reference; every native run gives the same.
+    Buffer<float> Reference(B.output().size());
+    std::vector<double> NativeMs, OneMs;
+    for (unsigned Run = 0; Run != Warmup + Reps; ++Run) {
+      B.reset();
+      flusher().flush();
+      auto Start = Clock::now();
+      B.runNative();
+      double T = msSince(Start);
+      if (Run >= Warmup)
+        NativeMs.push_back(T);
+      if (Run == 0)
+        std::memcpy(Reference.data(), B.output().data(),
+                    B.output().size() * sizeof(float));
+      if (!R.Skipped.empty())
+        continue;
+      B.reset();
+      flusher().flush();
+      Start = Clock::now();
+      Error E = Launch(1);
+      T = msSince(Start);
+      if (E)
+        R.Skipped = errorText(std::move(E));
+      else if (Run >= Warmup)
+        OneMs.push_back(T);
     }
-    R.JIT1 = *One;
+    R.Native = summarize(NativeMs);
+    if (!R.Skipped.empty())
+      return true;
+    R.JIT1 = summarize(OneMs);
     bool OK;
     R.Check = compareOutputs(B.output(), Reference, OK);
     if (!OK || NoMultiThread)
       return OK;
 
-    Expected<Timing> All = Launch(0);
+    Expected<Timing> All = measure([&] { B.reset(); }, [&] { return Launch(0); });
     if (!All) {
       R.Check += "; all cores: " + errorText(All.takeError());
       return false;
