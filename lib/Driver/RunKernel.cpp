@@ -169,6 +169,7 @@ Error driver::runKernel(const ptx::Module &M, const RunOptions &Opts,
     std::memcpy(ParamBuffer.data() + CK->Layout.ParamOffsets[I], Values[I],
                 Args->getArguments()[I].Value.size());
 
+  Out.flush(); // device printf writes to the same stdout
   std::atomic<bool> Cancel{false};
   Config.Cancel = &Cancel;
   LaunchStats Stats;

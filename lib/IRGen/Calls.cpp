@@ -64,6 +64,94 @@ void FunctionLowering::emitCall(FunctionCallee Callee, Value *Mask,
   B.SetInsertPoint(Cont);
 }
 
+/// Lane-major storage of a call operand read as one value per lane.
+static Value *loadSlot(FunctionLowering &FL, Value *Slot, Type *Elt) {
+  return FL.B.CreateLoad(FL.getVectorType(Elt), Slot);
+}
+
+Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
+                                        StringRef Name) {
+  unsigned NRet = I.NumCallReturns, NArg = I.NumCallArgs;
+  SmallVector<std::pair<const Operand *, Value *>, 2> CopyBack;
+  SmallVector<Value *, 6> Slots;
+  for (unsigned K = 0; K != NRet + NArg; ++K) {
+    Expected<Value *> Slot =
+        getCallSlot(I.Operands[K < NRet ? K : K + 1], K < NRet, CopyBack);
+    if (!Slot)
+      return Slot.takeError();
+    Slots.push_back(*Slot);
+  }
+  Type *I64 = B.getInt64Ty(), *I32 = B.getInt32Ty();
+  if (Name == "vprintf") {
+    if (NArg != 2)
+      return error(I, "vprintf takes a format and an argument buffer");
+    Value *Fmt = loadSlot(*this, Slots[NRet], I64);
+    Value *Args = loadSlot(*this, Slots[NRet + 1], I64);
+    AllocaInst *Results = createTemporary(getVectorType(I32));
+    // One lane after another, in lane order.
+    forEachActiveLane(InstMask, [&](Value *Lane) {
+      Value *N = B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_vprintf"),
+                              {B.CreateExtractElement(Fmt, Lane),
+                               B.CreateExtractElement(Args, Lane)});
+      Value *Old = B.CreateLoad(getVectorType(I32), Results);
+      B.CreateStore(B.CreateInsertElement(Old, N, Lane), Results);
+    });
+    if (NRet == 1)
+      B.CreateStore(
+          B.CreateSelect(maskToVector(InstMask),
+                         B.CreateLoad(getVectorType(I32), Results),
+                         loadSlot(*this, Slots[0], I32)),
+          Slots[0]);
+  } else {
+    // __assertfail(message, file, line, function, charSize): report each
+    // failing lane, then stop the launch.
+    if (NArg != 5)
+      return error(I, "__assertfail takes five arguments");
+    Value *Msg = loadSlot(*this, Slots[NRet], I64);
+    Value *File = loadSlot(*this, Slots[NRet + 1], I64);
+    Value *Line = loadSlot(*this, Slots[NRet + 2], I32);
+    Value *Func = loadSlot(*this, Slots[NRet + 3], I64);
+    SmallVector<Value *, 6> Coords;
+    for (StringRef Reg : {"%ctaid", "%tid"})
+      for (char C : {'x', 'y', 'z'}) {
+        Operand Special;
+        Special.Kind = Operand::Register;
+        Special.Name = Reg;
+        Special.Component = C;
+        Expected<LaneValue> V = read(Special, ScalarType::U32);
+        if (!V)
+          return V.takeError();
+        Coords.push_back(widen(V->V));
+      }
+    AllocaInst *Where = createTemporary(ArrayType::get(I32, 6));
+    forEachActiveLane(InstMask, [&](Value *Lane) {
+      for (unsigned K = 0; K != 6; ++K)
+        B.CreateStore(B.CreateExtractElement(Coords[K], Lane),
+                      B.CreateConstInBoundsGEP2_32(Where->getAllocatedType(),
+                                                   Where, 0, K));
+      B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_assertfail"),
+                   {B.CreateExtractElement(Msg, Lane),
+                    B.CreateExtractElement(File, Lane),
+                    B.CreateExtractElement(Line, Lane),
+                    B.CreateExtractElement(Func, Lane), Where});
+    });
+    BasicBlock *Fail = BasicBlock::Create(ML.Ctx, "assert.failed", Fn);
+    BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "assert.cont", Fn);
+    B.CreateCondBr(B.CreateICmpNE(InstMask, B.getInt32(0)), Fail, Cont);
+    B.SetInsertPoint(Fail);
+    setStatus(WS_Assert, InstMask, nullptr);
+    B.CreateBr(StopBB);
+    B.SetInsertPoint(Cont);
+  }
+  for (auto &[Op, Tmp] : CopyBack) {
+    Register *R = findRegister(Op->Name);
+    Type *VecTy = getVectorType(R->Slot->getAllocatedType()->getScalarType());
+    if (Error E = write(*Op, B.CreateLoad(VecTy, Tmp), R->Type))
+      return E;
+  }
+  return Error::success();
+}
+
 Error FunctionLowering::lowerCall(const ptx::Instruction &I) {
   unsigned NRet = I.NumCallReturns, NArg = I.NumCallArgs;
   if (I.Operands.size() < NRet + 1 + NArg)
@@ -79,8 +167,9 @@ Error FunctionLowering::lowerCall(const ptx::Instruction &I) {
                           "' does not match its declaration");
     if (!Direct->HasBody) {
       StringRef N = Direct->Name;
-      if (N == "vprintf" || N == "__assertfail" || N == "malloc" ||
-          N == "free")
+      if (N == "vprintf" || N == "__assertfail")
+        return lowerSystemCall(I, N);
+      if (N == "malloc" || N == "free")
         return error(I, "'" + N + "' is not supported yet");
       return error(I, "function '" + N + "' is declared but not defined");
     }

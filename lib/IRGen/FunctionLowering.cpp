@@ -104,6 +104,31 @@ Value *FunctionLowering::getContextField(unsigned Field, Type *Ty) {
   return B.CreateLoad(Ty, Ptr);
 }
 
+void FunctionLowering::forEachActiveLane(Value *Mask,
+                                         function_ref<void(Value *Lane)> Body) {
+  Function *Fn = B.GetInsertBlock()->getParent();
+  LLVMContext &C = B.getContext();
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Loop = BasicBlock::Create(C, "lanes", Fn);
+  BasicBlock *Do = BasicBlock::Create(C, "lane.do", Fn);
+  BasicBlock *Latch = BasicBlock::Create(C, "lane.next", Fn);
+  BasicBlock *Exit = BasicBlock::Create(C, "lanes.done", Fn);
+  B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *Lane = B.CreatePHI(B.getInt32Ty(), 2);
+  Lane->addIncoming(B.getInt32(0), Pre);
+  Value *Bit = B.CreateAnd(B.CreateLShr(Mask, Lane), B.getInt32(1));
+  B.CreateCondBr(B.CreateICmpNE(Bit, B.getInt32(0)), Do, Latch);
+  B.SetInsertPoint(Do);
+  Body(Lane);
+  B.CreateBr(Latch);
+  B.SetInsertPoint(Latch);
+  Value *NextLane = B.CreateAdd(Lane, B.getInt32(1));
+  Lane->addIncoming(NextLane, Latch);
+  B.CreateCondBr(B.CreateICmpULT(NextLane, B.getInt32(Lanes)), Loop, Exit);
+  B.SetInsertPoint(Exit);
+}
+
 Value *FunctionLowering::getLocalFrames() {
   if (!LocalFrame)
     return nullptr;

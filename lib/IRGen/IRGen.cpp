@@ -51,7 +51,7 @@ Error ModuleLowering::makeError(SMLoc Loc, const Twine &Msg) const {
 
 FunctionCallee ModuleLowering::getRuntimeFunction(StringRef Name) {
   Type *I32 = Type::getInt32Ty(Ctx), *Ptr = PointerType::getUnqual(Ctx);
-  Type *Void = Type::getVoidTy(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx), *Void = Type::getVoidTy(Ctx);
   FunctionType *Ty;
   if (Name == "ptxjit_rt_bar_arrive")
     Ty = FunctionType::get(Void, {Ptr, I32, I32, I32, I32, I32, I32, I32},
@@ -62,6 +62,10 @@ FunctionCallee ModuleLowering::getRuntimeFunction(StringRef Name) {
     Ty = FunctionType::get(I32, {Ptr, I32}, false);
   else if (Name == "ptxjit_rt_exit_lanes")
     Ty = FunctionType::get(Void, {Ptr, I32}, false);
+  else if (Name == "ptxjit_rt_vprintf")
+    Ty = FunctionType::get(I32, {I64, I64}, false);
+  else if (Name == "ptxjit_rt_assertfail")
+    Ty = FunctionType::get(Void, {I64, I64, I32, I64, Ptr}, false);
   else
     Ty = FunctionType::get(Void, {Ptr}, false); // ptxjit_rt_yield
   return LM.getOrInsertFunction(Name, Ty);

@@ -113,6 +113,10 @@ public:
   /// cvta to and from .local is the identity.
   llvm::Value *getLocalFrames();
   uint64_t getLocalFrameSize() const { return FrameSize; }
+  /// Runs Body(Lane) for each lane of Mask in ascending order, in an IR
+  /// loop (atomics, ordered accesses, printf).
+  void forEachActiveLane(llvm::Value *Mask,
+                         llvm::function_ref<void(llvm::Value *Lane)> Body);
   /// A zero-initialized stack slot in the entry block (never in a loop).
   llvm::AllocaInst *createTemporary(llvm::Type *Ty);
   /// The carry flag of add.cc/addc chains, one bit per lane (<32 x i1>).
@@ -145,6 +149,8 @@ private:
                                           ptx::StateSpace *SpaceOut);
 
   llvm::Error lowerCall(const ptx::Instruction &I);
+  /// vprintf and __assertfail: calls into the runtime, lane by lane.
+  llvm::Error lowerSystemCall(const ptx::Instruction &I, llvm::StringRef Name);
   /// Lane-major storage ([32 x size] bytes) holding a call argument or
   /// return value; registers are copied through a temporary.
   llvm::Expected<llvm::Value *> getCallSlot(const ptx::Operand &Op,

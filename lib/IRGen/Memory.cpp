@@ -22,33 +22,6 @@ using ptx::Operand;
 using ptx::ScalarType;
 using ptx::StateSpace;
 
-/// Runs Body(Lane) for each active lane, one after another, in an IR loop.
-static void forEachActiveLane(FunctionLowering &FL, Value *Mask,
-                              function_ref<void(Value *Lane)> Body) {
-  IRBuilder<> &B = FL.B;
-  Function *Fn = B.GetInsertBlock()->getParent();
-  LLVMContext &C = B.getContext();
-  BasicBlock *Pre = B.GetInsertBlock();
-  BasicBlock *Loop = BasicBlock::Create(C, "lanes", Fn);
-  BasicBlock *Do = BasicBlock::Create(C, "lane.do", Fn);
-  BasicBlock *Latch = BasicBlock::Create(C, "lane.next", Fn);
-  BasicBlock *Exit = BasicBlock::Create(C, "lanes.done", Fn);
-  B.CreateBr(Loop);
-  B.SetInsertPoint(Loop);
-  PHINode *Lane = B.CreatePHI(B.getInt32Ty(), 2);
-  Lane->addIncoming(B.getInt32(0), Pre);
-  Value *Bit = B.CreateAnd(B.CreateLShr(Mask, Lane), B.getInt32(1));
-  B.CreateCondBr(B.CreateICmpNE(Bit, B.getInt32(0)), Do, Latch);
-  B.SetInsertPoint(Do);
-  Body(Lane);
-  B.CreateBr(Latch);
-  B.SetInsertPoint(Latch);
-  Value *NextLane = B.CreateAdd(Lane, B.getInt32(1));
-  Lane->addIncoming(NextLane, Latch);
-  B.CreateCondBr(B.CreateICmpULT(NextLane, B.getInt32(Lanes)), Loop, Exit);
-  B.SetInsertPoint(Exit);
-}
-
 static Value *laneOf(IRBuilder<> &B, Value *V, Value *Lane) {
   return V->getType()->isVectorTy() ? B.CreateExtractElement(V, Lane) : V;
 }
@@ -104,7 +77,7 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
     Value *V;
     if (isOrdered(I)) {
       AllocaInst *Tmp = FL.createTemporary(FL.getVectorType(Elt));
-      forEachActiveLane(FL, FL.getInstMask(), [&](Value *Lane) {
+      FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
         Value *P = B.CreateIntToPtr(laneOf(B, A->V, Lane), B.getPtrTy());
         LoadInst *L = B.CreateLoad(Elt, P);
         L->setAtomic(AtomicOrdering::Monotonic);
@@ -145,7 +118,7 @@ static Error lowerStore(FunctionLowering &FL, const ptx::Instruction &I) {
     if (!A)
       return A.takeError();
     if (isOrdered(I)) {
-      forEachActiveLane(FL, FL.getInstMask(), [&](Value *Lane) {
+      FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
         Value *P = B.CreateIntToPtr(laneOf(B, A->V, Lane), B.getPtrTy());
         StoreInst *St = B.CreateStore(laneOf(B, V->V, Lane), P);
         St->setAtomic(AtomicOrdering::Monotonic);
@@ -212,7 +185,7 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
   Type *Elt = FL.getLaneType(T);
   unsigned Size = ptx::getBitWidth(T) / 8;
   AllocaInst *Old = FL.createTemporary(FL.getVectorType(Elt));
-  forEachActiveLane(FL, FL.getInstMask(), [&](Value *Lane) {
+  FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
     Value *P = B.CreateIntToPtr(laneOf(B, Addr->V, Lane), B.getPtrTy());
     Value *V = laneOf(B, Val->V, Lane);
     Value *Result;

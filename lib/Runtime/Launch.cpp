@@ -4,6 +4,7 @@
 #include "ptxjit/IRGen/WarpABI.h"
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
+#include "ptxjit/Runtime/DevicePrintf.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -165,6 +166,11 @@ private:
       return launchError(formatv("trap executed in {0}, lanes {1} (line {2})",
                                  Where, lanesText(Ctx.StatusLanes),
                                  Ctx.StatusLine));
+    case WS_Assert:
+      return launchError(formatv("device assertion failed in {0}, lanes {1} "
+                                 "(line {2})",
+                                 Where, lanesText(Ctx.StatusLanes),
+                                 Ctx.StatusLine));
     case WS_Cancelled:
       return launchError(formatv("{0} was cancelled at line {1}", Where,
                                  Ctx.StatusLine));
@@ -245,6 +251,7 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
   Work(0);
   for (std::thread &T : Threads)
     T.join();
+  flushDeviceOutput();
   if (Stats)
     for (const LaunchStats &S : PerWorker) {
       Stats->CTAs += S.CTAs;

@@ -27,6 +27,7 @@ enum WarpStatus : uint32_t {
   WS_Cancelled = 2,     ///< the launch was cancelled (--timeout)
   WS_WarpDeadlock = 3,  ///< lanes wait at a warp-synchronous instruction
                         ///< for lanes that never arrive
+  WS_Assert = 4,        ///< a device assert failed (already reported)
 };
 
 struct WarpContext {
@@ -80,6 +81,10 @@ uint32_t ptxjit_rt_bar_wait(void *Runtime);
 uint32_t ptxjit_rt_bar_result(void *Runtime, uint32_t Barrier);
 void ptxjit_rt_exit_lanes(void *Runtime, uint32_t Lanes);
 void ptxjit_rt_yield(void *Runtime);
+/// Device printf and assert (any kernel).
+int32_t ptxjit_rt_vprintf(uint64_t Format, uint64_t Args);
+void ptxjit_rt_assertfail(uint64_t Message, uint64_t File, uint32_t Line,
+                          uint64_t Function, const uint32_t *Where);
 }
 
 using WarpFunction = void (*)(const void *Params, WarpContext *Warp);
