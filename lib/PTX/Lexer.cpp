@@ -10,16 +10,47 @@ using namespace ptxjit::ptx;
 Lexer::Lexer(StringRef Buffer, DiagnosticEngine &Diags)
     : Cur(Buffer.begin()), End(Buffer.end()), Diags(Diags) {}
 
-static bool isIdentStart(char C) {
-  return isAlpha(C) || C == '_' || C == '$' || C == '%';
+namespace {
+/// Character classes as one table look-up each: the lexer tests every byte
+/// of the file, and chains of comparisons there were a large part of the
+/// front end's time.
+enum CharClass : uint8_t {
+  CCSpace = 1,      ///< ' ', \t, \n, \r, \f, \v
+  CCIdentStart = 2, ///< letters, '_', '$', '%'
+  CCIdentBody = 4,  ///< letters, digits, '_', '$'
+};
+
+struct CharClassTable {
+  uint8_t Classes[256] = {};
+  constexpr CharClassTable() {
+    for (unsigned C = 0; C != 256; ++C) {
+      bool Alpha = (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z');
+      bool Digit = C >= '0' && C <= '9';
+      uint8_t K = 0;
+      if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
+          C == '\v')
+        K |= CCSpace;
+      if (Alpha || C == '_' || C == '$' || C == '%')
+        K |= CCIdentStart;
+      if (Alpha || Digit || C == '_' || C == '$')
+        K |= CCIdentBody;
+      Classes[C] = K;
+    }
+  }
+};
+constexpr CharClassTable CharClasses;
+} // namespace
+
+static bool hasClass(char C, CharClass K) {
+  return CharClasses.Classes[uint8_t(C)] & K;
 }
-static bool isIdentBody(char C) { return isAlnum(C) || C == '_' || C == '$'; }
+static bool isIdentStart(char C) { return hasClass(C, CCIdentStart); }
+static bool isIdentBody(char C) { return hasClass(C, CCIdentBody); }
 
 void Lexer::skipSpaceAndComments() {
   while (Cur != End) {
     char C = *Cur;
-    if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
-        C == '\v') {
+    if (hasClass(C, CCSpace)) {
       ++Cur;
       continue;
     }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/PTX/Parser.h"
+#include "SpellingIndex.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/Diagnostics.h"
 #include "ptxjit/PTX/Lexer.h"
@@ -106,6 +107,8 @@ private:
   DiagnosticEngine &Diags;
   Lexer Lex;
   Token Tok;
+  /// Reused storage for the statements of the body being parsed.
+  std::vector<Statement> BodyBuffer;
 };
 
 } // namespace
@@ -114,6 +117,57 @@ private:
 /// and negating 9223372036854775808 must give INT64_MIN, not overflow.
 static int64_t negateIf(bool Neg, uint64_t V) {
   return static_cast<int64_t>(Neg ? 0 - V : V);
+}
+
+namespace {
+/// What a dot-word after an opcode or in a declaration is.
+struct Suffix {
+  enum KindTy : uint8_t { Unknown, Type, Space, Vector, Modifier };
+  KindTy Kind = Unknown;
+  uint8_t Value = 0; ///< the ScalarType, StateSpace or Modifier; the width
+};
+} // namespace
+
+static std::optional<Opcode> findOpcode(StringRef Spelling) {
+  static const SpellingIndex Index = [] {
+    SpellingIndex I;
+#define PTX_OPCODE(Enum, Spelling, Types, Shapes, Flags)                       \
+  I.insert(Spelling, uint16_t(Opcode::Enum));
+#include "ptxjit/PTX/Opcodes.def"
+    return I;
+  }();
+  uint16_t V = Index.lookup(Spelling);
+  if (V == SpellingIndex::NotFound)
+    return std::nullopt;
+  return Opcode(V);
+}
+
+/// One look-up for every kind of suffix, in the order the kinds are tried:
+/// a type, a state space, a vector width, then a modifier.
+static Suffix classifySuffix(StringRef Spelling) {
+  static const SpellingIndex Index = [] {
+    SpellingIndex I;
+    auto Add = [&](StringRef S, Suffix::KindTy K, unsigned V) {
+      I.insert(S, uint16_t(K << 8 | V));
+    };
+#define PTX_TYPE(Enum, Spelling, Bits, Kind)                                   \
+  Add(Spelling, Suffix::Type, unsigned(ScalarType::Enum));
+#include "ptxjit/PTX/Types.def"
+#define PTX_STATE_SPACE(Enum, Spelling)                                        \
+  Add(Spelling, Suffix::Space, unsigned(StateSpace::Enum));
+#include "ptxjit/PTX/StateSpaces.def"
+    Add(".v2", Suffix::Vector, 2);
+    Add(".v4", Suffix::Vector, 4);
+    Add(".v8", Suffix::Vector, 8);
+#define PTX_MODIFIER(Enum, Spelling, Category)                                 \
+  Add(Spelling, Suffix::Modifier, unsigned(Modifier::Enum));
+#include "ptxjit/PTX/Modifiers.def"
+    return I;
+  }();
+  uint16_t V = Index.lookup(Spelling);
+  if (V == SpellingIndex::NotFound)
+    return {};
+  return {Suffix::KindTy(V >> 8), uint8_t(V)};
 }
 
 void Parser::recover() {
@@ -418,23 +472,18 @@ bool Parser::parseDeclSpecifiers(VariableDecl &D, bool AllowMissingSpace) {
       next();
       continue;
     }
-    if (W == ".v2" || W == ".v4" || W == ".v8") {
-      D.VectorWidth = W[2] - '0';
-      next();
-      continue;
+    Suffix S = classifySuffix(W);
+    if (S.Kind == Suffix::Vector) {
+      D.VectorWidth = S.Value;
+    } else if (S.Kind == Suffix::Space) {
+      (SawPtr ? D.PtrSpace : D.Space) = StateSpace(S.Value);
+    } else if (S.Kind == Suffix::Type) {
+      D.Type = ScalarType(S.Value);
+    } else {
+      Diags.report(Tok.getLoc(), DiagID::err_unknown_type, W);
+      return false;
     }
-    if (auto S = lookupStateSpace(W)) {
-      (SawPtr ? D.PtrSpace : D.Space) = *S;
-      next();
-      continue;
-    }
-    if (auto T = lookupScalarType(W)) {
-      D.Type = *T;
-      next();
-      continue;
-    }
-    Diags.report(Tok.getLoc(), DiagID::err_unknown_type, W);
-    return false;
+    next();
   }
   if (D.Type == ScalarType::None)
     return expected("a type");
@@ -577,18 +626,27 @@ bool Parser::parseInitializer(Initializer &Init, unsigned Depth) {
 
 bool Parser::parseBody(Function &F) {
   next(); // '{'
+  // Statements go into a buffer whose capacity is kept from one function to
+  // the next, then are copied out at their exact size: growing each body
+  // from empty copied every statement about twice and left up to half of
+  // the body's memory unused.
+  F.Body.swap(BodyBuffer);
   unsigned Depth = 1;
   bool OK = true;
   while (Depth != 0) {
     if (Tok.is(Token::Eof)) {
       expected("'}'");
-      return false;
+      OK = false;
+      break;
     }
     if (!parseStatement(F, Depth)) {
       OK = false;
       recover();
     }
   }
+  BodyBuffer.swap(F.Body);
+  F.Body.assign(BodyBuffer.begin(), BodyBuffer.end());
+  BodyBuffer.clear();
   return OK;
 }
 
@@ -736,11 +794,11 @@ bool Parser::parseLabelled(Function &F, StringRef Name, SMLoc Loc) {
 
 bool Parser::parseInstruction(Function &F, SMLoc Loc, StringRef Guard,
                               bool Negated, StringRef OpcodeText) {
-  std::optional<Opcode> Op = lookupOpcode(OpcodeText);
+  std::optional<Opcode> Op = findOpcode(OpcodeText);
   // Two-word opcodes (brx.idx, cp.async) are written without spaces.
   if (Tok.is(Token::Directive) && Tok.Text.data() == OpcodeText.end()) {
     StringRef Joined(OpcodeText.data(), Tok.Text.end() - OpcodeText.data());
-    if (auto Longer = lookupOpcode(Joined)) {
+    if (auto Longer = findOpcode(Joined)) {
       Op = Longer;
       OpcodeText = Joined;
       next();
@@ -750,7 +808,8 @@ bool Parser::parseInstruction(Function &F, SMLoc Loc, StringRef Guard,
     Diags.report(Loc, DiagID::err_unknown_opcode, OpcodeText);
     return false;
   }
-  Statement S;
+  // Built in place: a Statement is large, and most statements are these.
+  Statement &S = F.Body.emplace_back();
   S.Kind = Statement::Inst;
   S.Location = Loc;
   Instruction &I = S.Instr;
@@ -758,9 +817,10 @@ bool Parser::parseInstruction(Function &F, SMLoc Loc, StringRef Guard,
   I.Loc = Loc;
   I.GuardPredicate = Guard;
   I.GuardNegated = Negated;
-  if (!parseSuffixes(I, OpcodeText) || !parseOperands(I))
+  if (!parseSuffixes(I, OpcodeText) || !parseOperands(I)) {
+    F.Body.pop_back();
     return false;
-  F.Body.push_back(std::move(S));
+  }
   return true;
 }
 
@@ -769,24 +829,30 @@ bool Parser::parseSuffixes(Instruction &I, StringRef OpcodeText) {
   SmallVector<Modifier, 8> Mods;
   SmallVector<Instruction::SuffixKind, 12> Order;
   while (Tok.is(Token::Directive)) {
-    StringRef W = Tok.Text;
-    if (auto T = lookupScalarType(W)) {
-      Types.push_back(*T);
+    Suffix S = classifySuffix(Tok.Text);
+    switch (S.Kind) {
+    case Suffix::Type:
+      Types.push_back(ScalarType(S.Value));
       Order.push_back(Instruction::SKType);
-    } else if (auto Sp = lookupStateSpace(W)) {
+      break;
+    case Suffix::Space:
       if (I.Space == StateSpace::None)
-        I.Space = *Sp;
+        I.Space = StateSpace(S.Value);
       else
-        I.Space2 = *Sp;
+        I.Space2 = StateSpace(S.Value);
       Order.push_back(Instruction::SKSpace);
-    } else if (W == ".v2" || W == ".v4" || W == ".v8") {
-      I.VectorWidth = W[2] - '0';
+      break;
+    case Suffix::Vector:
+      I.VectorWidth = S.Value;
       Order.push_back(Instruction::SKVector);
-    } else if (auto Mod = lookupModifier(W)) {
-      Mods.push_back(*Mod);
+      break;
+    case Suffix::Modifier:
+      Mods.push_back(Modifier(S.Value));
       Order.push_back(Instruction::SKModifier);
-    } else {
-      Diags.report(Tok.getLoc(), DiagID::err_unknown_modifier, W, OpcodeText);
+      break;
+    case Suffix::Unknown:
+      Diags.report(Tok.getLoc(), DiagID::err_unknown_modifier, Tok.Text,
+                   OpcodeText);
       return false;
     }
     next();
