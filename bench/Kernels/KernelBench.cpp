@@ -613,10 +613,14 @@ private:
     raw_string_ostream DiagOS(Diags);
     Expected<std::unique_ptr<ptx::Module>> M =
         ptx::loadModuleFile(Path, DiagOS);
-    if (!M)
-      return createStringError(inconvertibleErrorCode(),
-                               Path + ": " + toString(M.takeError()) +
-                                   (Diags.empty() ? "" : ": " + Diags));
+    if (!M) {
+      std::string Msg = toString(M.takeError());
+      if (!StringRef(Msg).contains(Path))
+        Msg = Path + ": " + Msg;
+      if (!Diags.empty())
+        Msg += ": " + Diags;
+      return createStringError(inconvertibleErrorCode(), Msg);
+    }
     const ptx::Module *P = M->get();
     Modules[File] = std::move(*M);
     return P;
