@@ -272,11 +272,40 @@ static Value *approximateDivide(FunctionLowering &FL, Value *A, Value *C) {
   return B.CreateFMul(A, flushSubnormal(FL, Recip));
 }
 
+static Value *floatBinaryOnFloats(FunctionLowering &FL,
+                                  const ptx::Instruction &I, ScalarType T,
+                                  Value *A, Value *C);
+
+/// bfloat arithmetic runs on floats, which hold bfloat values exactly (same
+/// exponent range) and round +, -, * correctly for it; converting back with
+/// truncateToBFloat keeps subnormal results, which LLVM's own lowering may
+/// flush.
+static bool isBFloat(Value *V) {
+  return V->getType()->getScalarType()->isBFloatTy();
+}
+
+static Value *extendBFloat(FunctionLowering &FL, Value *V) {
+  Type *F32 = FL.B.getFloatTy();
+  auto *VT = dyn_cast<VectorType>(V->getType());
+  return FL.B.CreateFPExt(V, VT ? VectorType::get(F32, VT) : F32);
+}
+
 static Value *floatBinary(FunctionLowering &FL, const ptx::Instruction &I,
                           ScalarType T, Value *A, Value *C) {
-  IRBuilder<> &B = FL.B;
   A = toArith(FL, A, T);
   C = toArith(FL, C, T);
+  if (isBFloat(A)) {
+    Value *R = floatBinaryOnFloats(FL, I, T, extendBFloat(FL, A),
+                                   extendBFloat(FL, C));
+    return fromArith(FL, truncateToBFloat(FL, R), T);
+  }
+  return fromArith(FL, floatBinaryOnFloats(FL, I, T, A, C), T);
+}
+
+static Value *floatBinaryOnFloats(FunctionLowering &FL,
+                                  const ptx::Instruction &I, ScalarType T,
+                                  Value *A, Value *C) {
+  IRBuilder<> &B = FL.B;
   bool Ftz = I.hasModifier(Modifier::Ftz);
   if (Ftz) {
     A = flushSubnormal(FL, A);
@@ -317,13 +346,16 @@ static Value *floatBinary(FunctionLowering &FL, const ptx::Instruction &I,
     R = flushSubnormal(FL, R);
   if (I.hasModifier(Modifier::Sat))
     R = saturate(FL, R);
-  return fromArith(FL, R, T);
+  return R;
 }
 
 static Value *floatUnary(FunctionLowering &FL, const ptx::Instruction &I,
                          ScalarType T, Value *A) {
   IRBuilder<> &B = FL.B;
   A = toArith(FL, A, T);
+  bool BFloat = isBFloat(A);
+  if (BFloat)
+    A = extendBFloat(FL, A);
   bool Ftz = I.hasModifier(Modifier::Ftz);
   if (Ftz)
     A = flushSubnormal(FL, A);
@@ -358,6 +390,8 @@ static Value *floatUnary(FunctionLowering &FL, const ptx::Instruction &I,
     R = flushSubnormal(FL, R);
   if (I.hasModifier(Modifier::Sat))
     R = saturate(FL, R);
+  if (BFloat)
+    R = truncateToBFloat(FL, R);
   return fromArith(FL, R, T);
 }
 

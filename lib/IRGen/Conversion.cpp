@@ -2,7 +2,8 @@
 //
 // Float to integer saturates; NaN gives 0, except from .f64 or into a 64-bit
 // integer, where it gives 1 << (bits-1) (PTX ISA 9.0). Integer rounding
-// modifiers (.rni .rzi .rmi .rpi) are applied before the conversion.
+// modifiers (.rni .rzi .rmi .rpi) are applied before the conversion. Float
+// results are rounded once, in the requested mode (see narrowFloat).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,9 +30,28 @@ static Value *roundToIntegral(IRBuilder<> &B, const ptx::Instruction &I,
   return DefaultTrunc ? B.CreateUnaryIntrinsic(Intrinsic::trunc, V) : V;
 }
 
-static bool hasDirectedRounding(const ptx::Instruction &I) {
-  return I.hasModifier(Modifier::Rz) || I.hasModifier(Modifier::Rm) ||
-         I.hasModifier(Modifier::Rp);
+/// Rounds the float V (arithmetic values of type From) once to the narrower
+/// float type To. LLVM's fptrunc rounds to nearest, but from float to
+/// bfloat its x86 lowering may flush subnormals, and from double to the
+/// 16-bit formats it calls compiler-rt functions the JIT cannot resolve;
+/// those and the directed modes are done here or by an exact helper.
+static Value *narrowFloat(FunctionLowering &FL, const ptx::Instruction &I,
+                          Value *V, ScalarType From, ScalarType To) {
+  std::optional<RoundingHelperMode> Mode = getDirectedRounding(I);
+  bool To16 = To == ScalarType::F16 || To == ScalarType::BF16;
+  if (Mode || (From == ScalarType::F64 && To16))
+    return roundedConversion(FL, V, From, To, Mode.value_or(RHM_NearestEven));
+  if (To == ScalarType::BF16)
+    return truncateToBFloat(FL, V);
+  return FL.B.CreateFPTrunc(
+      V, getArithType(FL, To, V->getType()->isVectorTy()));
+}
+
+/// .relu: negative results become +0, NaN the canonical NaN.
+static Value *relu(FunctionLowering &FL, Value *V) {
+  IRBuilder<> &B = FL.B;
+  Value *Zero = ConstantFP::get(V->getType(), 0.0);
+  return canonicalizeNaN(FL, B.CreateSelect(B.CreateFCmpOLT(V, Zero), Zero, V));
 }
 
 static Value *floatToInt(FunctionLowering &FL, const ptx::Instruction &I,
@@ -94,7 +114,7 @@ Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
 
   if (To == ScalarType::F16x2 || To == ScalarType::BF16x2) {
     // cvt.rn.f16x2.f32 d, a, b: a goes to the upper half, b to the lower.
-    if (I.Operands.size() != 3 || hasDirectedRounding(I))
+    if (I.Operands.size() != 3 || From != ScalarType::F32)
       return FL.error(I, "this form of cvt to a packed type is not supported yet");
     ScalarType Half = To == ScalarType::F16x2 ? ScalarType::F16 : ScalarType::BF16;
     Value *Parts[2];
@@ -109,10 +129,9 @@ Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
     Value *Packed = nullptr;
     for (unsigned K = 0; K != 2; ++K) {
       Value *V = Vector ? FL.widen(Parts[K]) : Parts[K];
-      Value *H = B.CreateFPTrunc(V, getArithType(FL, Half, Vector));
+      Value *H = narrowFloat(FL, I, V, From, Half);
       if (I.hasModifier(Modifier::Relu))
-        H = B.CreateBinaryIntrinsic(Intrinsic::maxnum, H,
-                                    ConstantFP::get(H->getType(), 0.0));
+        H = relu(FL, H);
       Value *Bits = B.CreateZExt(fromArith(FL, H, Half),
                                  Vector ? (Type *)FL.getVectorType(B.getInt32Ty())
                                         : B.getInt32Ty());
@@ -129,33 +148,30 @@ Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
   Value *V = Src->V;
   bool Vector = !Src->isScalar();
   Value *R;
+  // .ftz applies to .f32 inputs and results only.
+  bool Ftz = I.hasModifier(Modifier::Ftz);
   if (FromFloat && ToFloat) {
     V = toArith(FL, V, From);
-    if (I.hasModifier(Modifier::Ftz))
+    if (Ftz && From == ScalarType::F32)
       V = flushSubnormal(FL, V);
     Type *ToTy = getArithType(FL, To, Vector);
     unsigned FromBits = ptx::getBitWidth(From), ToBits = ptx::getBitWidth(To);
-    if (ToBits < FromBits || (ToBits == FromBits && From != To)) {
-      if (hasDirectedRounding(I))
-        return FL.error(I, "cvt with .rz/.rm/.rp to a narrower float is not "
-                           "supported yet");
-      R = B.CreateFPTrunc(V, ToTy);
-    } else if (ToBits > FromBits) {
+    if (ToBits < FromBits || (ToBits == FromBits && From != To))
+      R = narrowFloat(FL, I, V, From, To);
+    else if (ToBits > FromBits)
       R = B.CreateFPExt(V, ToTy);
-    } else {
+    else
       R = roundToIntegral(B, I, V, /*DefaultTrunc=*/false);
-    }
-    if (I.hasModifier(Modifier::Ftz))
+    if (Ftz && To == ScalarType::F32)
       R = flushSubnormal(FL, R);
     if (I.hasModifier(Modifier::Sat))
       R = saturate(FL, R);
     if (I.hasModifier(Modifier::Relu))
-      R = B.CreateBinaryIntrinsic(Intrinsic::maxnum, R,
-                                  ConstantFP::get(R->getType(), 0.0));
+      R = relu(FL, R);
     R = fromArith(FL, R, To);
   } else if (FromFloat) {
     V = toArith(FL, V, From);
-    if (I.hasModifier(Modifier::Ftz))
+    if (Ftz && From == ScalarType::F32)
       V = flushSubnormal(FL, V);
     // Narrow formats convert through f32, which holds them exactly.
     if (From == ScalarType::F16 || From == ScalarType::BF16)
@@ -163,11 +179,15 @@ Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
                                   : B.getFloatTy());
     R = floatToInt(FL, I, V, From, To);
   } else if (ToFloat) {
-    if (hasDirectedRounding(I))
-      return FL.error(I, "cvt with .rz/.rm/.rp from an integer is not "
-                         "supported yet");
     Type *ToTy = getArithType(FL, To, Vector);
-    R = ptx::isSigned(From) ? B.CreateSIToFP(V, ToTy) : B.CreateUIToFP(V, ToTy);
+    std::optional<RoundingHelperMode> Mode = getDirectedRounding(I);
+    // To .bf16, LLVM may convert through float: rounding twice.
+    if (Mode || To == ScalarType::BF16)
+      R = roundedConversion(FL, V, From, To, Mode.value_or(RHM_NearestEven));
+    else if (ptx::isSigned(From))
+      R = B.CreateSIToFP(V, ToTy);
+    else
+      R = B.CreateUIToFP(V, ToTy);
     if (I.hasModifier(Modifier::Sat))
       R = saturate(FL, R);
     R = fromArith(FL, R, To);

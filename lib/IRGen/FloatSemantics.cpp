@@ -60,9 +60,14 @@ Value *irgen::fusedMultiplyAdd(FunctionLowering &FL, const ptx::Instruction &I,
     C = flushSubnormal(FL, C);
   }
   Value *R;
-  if (std::optional<RoundingHelperMode> Mode = getDirectedRounding(I);
-      Mode && (T == ptx::ScalarType::F32 || T == ptx::ScalarType::F64))
-    R = roundedArithmetic(FL, RHO_Fma, *Mode, {A, Bv, C});
+  std::optional<RoundingHelperMode> Mode = getDirectedRounding(I);
+  bool Half = A->getType()->getScalarType()->isHalfTy() ||
+              A->getType()->getScalarType()->isBFloatTy();
+  // Without native half arithmetic LLVM computes a 16-bit fma in float and
+  // rounds twice, wrongly when a*b is a 16-bit midpoint and c is tiny.
+  if (Half || (Mode && (T == ScalarType::F32 || T == ScalarType::F64)))
+    R = roundedArithmetic(FL, RHO_Fma, Mode.value_or(RHM_NearestEven),
+                          {A, Bv, C});
   else
     R = B.CreateIntrinsic(Intrinsic::fma, {A->getType()}, {A, Bv, C});
   if (Ftz)
@@ -110,7 +115,12 @@ Value *irgen::roundedArithmetic(FunctionLowering &FL, RoundingHelperOp Op,
                                 RoundingHelperMode Mode,
                                 ArrayRef<Value *> Operands) {
   IRBuilder<> &B = FL.B;
-  bool Vector = any_of(Operands, [](Value *V) { return V->getType()->isVectorTy(); });
+  // Make scalars vectors of lanes when any operand is one (packed halves
+  // are vectors already and agree with each other).
+  bool Vector = any_of(Operands, [](Value *V) {
+    return V->getType()->isVectorTy() &&
+           cast<FixedVectorType>(V->getType())->getNumElements() >= Lanes;
+  });
   SmallVector<Value *, 3> Ptrs;
   for (Value *V : Operands)
     Ptrs.push_back(spill(FL, Vector ? FL.widen(V) : V));
@@ -118,14 +128,26 @@ Value *irgen::roundedArithmetic(FunctionLowering &FL, RoundingHelperOp Op,
   while (Ptrs.size() < 3)
     Ptrs.push_back(First); // B and C are not read by unary operations
   Type *Ty = Vector ? FL.widen(Operands[0])->getType() : Operands[0]->getType();
-  bool IsDouble = Ty->getScalarType()->isDoubleTy();
+  Type *Elt = Ty->getScalarType();
   AllocaInst *Result = FL.createTemporary(Ty);
   Type *I32 = B.getInt32Ty(), *Ptr = B.getPtrTy();
+  // Packed .f16x2 values are vectors of 2 (or 64) halves.
+  unsigned N = 1;
+  if (auto *VT = dyn_cast<FixedVectorType>(Ty))
+    N = VT->getNumElements();
+  if (Elt->isHalfTy() || Elt->isBFloatTy()) {
+    FunctionCallee F = getHelper(FL, "ptxjit_rounded_half",
+                                 {I32, I32, I32, Ptr, Ptr, Ptr, Ptr, I32});
+    B.CreateCall(F, {B.getInt32(Elt->isHalfTy() ? RHF_F16 : RHF_BF16),
+                     B.getInt32(Op), B.getInt32(Mode), Result, Ptrs[0],
+                     Ptrs[1], Ptrs[2], B.getInt32(N)});
+    return B.CreateLoad(Ty, Result);
+  }
   FunctionCallee F = getHelper(
-      FL, IsDouble ? "ptxjit_rounded_f64" : "ptxjit_rounded_f32",
+      FL, Elt->isDoubleTy() ? "ptxjit_rounded_f64" : "ptxjit_rounded_f32",
       {I32, I32, Ptr, Ptr, Ptr, Ptr, I32});
   B.CreateCall(F, {B.getInt32(Op), B.getInt32(Mode), Result, Ptrs[0], Ptrs[1],
-                   Ptrs[2], B.getInt32(Vector ? Lanes : 1)});
+                   Ptrs[2], B.getInt32(N)});
   return B.CreateLoad(Ty, Result);
 }
 
@@ -161,4 +183,21 @@ Value *irgen::roundedConversion(FunctionLowering &FL, Value *V, ScalarType From,
                      Src, N});
   }
   return B.CreateLoad(ToTy, Result);
+}
+
+Value *irgen::truncateToBFloat(FunctionLowering &FL, Value *V) {
+  // Round to nearest even on the bits: add 0x7fff plus the lowest kept bit;
+  // a carry into the exponent is exactly the rounding up (to inf included).
+  IRBuilder<> &B = FL.B;
+  auto *VT = dyn_cast<VectorType>(V->getType());
+  auto Ty = [&](Type *T) -> Type * { return VT ? VectorType::get(T, VT) : T; };
+  auto C = [&](uint32_t X) { return ConstantInt::get(Ty(B.getInt32Ty()), X); };
+  Value *Bits = B.CreateBitCast(V, Ty(B.getInt32Ty()));
+  Value *Lsb = B.CreateAnd(B.CreateLShr(Bits, C(16)), C(1));
+  Value *Rounded = B.CreateAdd(Bits, B.CreateAdd(C(0x7fff), Lsb));
+  // NaN stays NaN: keep the top payload bits and set the quiet bit.
+  Value *Quiet = B.CreateOr(Bits, C(0x400000));
+  Value *R = B.CreateSelect(B.CreateFCmpUNO(V, V), Quiet, Rounded);
+  R = B.CreateTrunc(B.CreateLShr(R, C(16)), Ty(B.getInt16Ty()));
+  return B.CreateBitCast(R, Ty(B.getBFloatTy()));
 }

@@ -100,6 +100,25 @@ extern "C" void ptxjit_rounded_f64(uint32_t Op, uint32_t Mode, double *D,
   }
 }
 
+static const fltSemantics &semanticsOf(uint32_t Format);
+
+extern "C" void ptxjit_rounded_half(uint32_t Format, uint32_t Op,
+                                    uint32_t Mode, uint16_t *D,
+                                    const uint16_t *A, const uint16_t *B,
+                                    const uint16_t *C, uint32_t N) {
+  RoundingMode RM = toRoundingMode(Mode);
+  const fltSemantics &Sem = semanticsOf(Format);
+  auto Load = [&](const uint16_t *P, uint32_t I) {
+    return APFloat(Sem, APInt(16, P[I]));
+  };
+  APFloat Zero(Sem);
+  for (uint32_t I = 0; I != N; ++I) {
+    APFloat R = compute(Op, RM, Load(A, I), takesB(Op) ? Load(B, I) : Zero,
+                        Op == RHO_Fma ? Load(C, I) : Zero);
+    D[I] = static_cast<uint16_t>(R.bitcastToAPInt().getZExtValue());
+  }
+}
+
 static const fltSemantics &semanticsOf(uint32_t Format) {
   switch (Format) {
   case RHF_F16: return APFloat::IEEEhalf();
@@ -152,9 +171,10 @@ extern "C" void ptxjit_convert_int(uint32_t To, uint32_t SrcBits,
   }
 }
 
-const RoundingHelperSymbol ptxjit::RoundingHelperSymbols[4] = {
+const RoundingHelperSymbol ptxjit::RoundingHelperSymbols[5] = {
     {"ptxjit_rounded_f32", reinterpret_cast<void *>(&ptxjit_rounded_f32)},
     {"ptxjit_rounded_f64", reinterpret_cast<void *>(&ptxjit_rounded_f64)},
+    {"ptxjit_rounded_half", reinterpret_cast<void *>(&ptxjit_rounded_half)},
     {"ptxjit_convert_float", reinterpret_cast<void *>(&ptxjit_convert_float)},
     {"ptxjit_convert_int", reinterpret_cast<void *>(&ptxjit_convert_int)},
 };

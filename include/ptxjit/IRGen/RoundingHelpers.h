@@ -56,6 +56,11 @@ void ptxjit_rounded_f32(uint32_t Op, uint32_t Mode, float *D, const float *A,
 void ptxjit_rounded_f64(uint32_t Op, uint32_t Mode, double *D,
                         const double *A, const double *B, const double *C,
                         uint32_t N);
+/// The same on .f16 or .bf16 bit patterns (Format is RHF_F16 or RHF_BF16):
+/// LLVM would compute a 16-bit fma in float, rounding twice.
+void ptxjit_rounded_half(uint32_t Format, uint32_t Op, uint32_t Mode,
+                         uint16_t *D, const uint16_t *A, const uint16_t *B,
+                         const uint16_t *C, uint32_t N);
 /// D[I] = A[I] converted from format From to format To, rounded in Mode.
 void ptxjit_convert_float(uint32_t To, uint32_t From, uint32_t Mode, void *D,
                           const void *A, uint32_t N);
@@ -72,7 +77,7 @@ struct RoundingHelperSymbol {
   void *Address;
 };
 /// Every helper, for the JIT's symbol table (defined with the helpers).
-extern const RoundingHelperSymbol RoundingHelperSymbols[4];
+extern const RoundingHelperSymbol RoundingHelperSymbols[5];
 } // namespace ptxjit
 
 #endif

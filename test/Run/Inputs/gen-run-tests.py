@@ -22,6 +22,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import testgen  # noqa: E402
 import families_int  # noqa: E402,F401  (each registers its tests)
 import families_float  # noqa: E402,F401
+import families_cmp  # noqa: E402,F401
+import families_cvt  # noqa: E402,F401
+import families_half  # noqa: E402,F401
 
 RUN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -36,7 +36,9 @@ class Input:
         self.name = name
         self.type = type
         self.values = values
-        self.buffer_type = buffer_type or type
+        # Untyped bits travel in unsigned buffers.
+        self.buffer_type = buffer_type or {"b16": "u16", "b32": "u32",
+                                           "b64": "u64"}.get(type, type)
 
     def element(self, lane):
         """What a reference function sees: signed or unsigned integers by
