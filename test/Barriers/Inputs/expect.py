@@ -8,7 +8,8 @@ must equal EXPR evaluated with i (the index), n (the element count) and the
 NAME=VALUE bindings (Python expressions over earlier names, lambdas too). With
 --list, EXPR is evaluated once and must give the whole list. Floats compare
 exactly unless tol=... is bound. load(PATH, TYPE) reads another raw file (an
-input written by gen.py) and popc(x) counts bits. Prints the first mismatches and exits 1 on
+input written by gen.py), popc(x) counts bits, and models holds reference
+models of the CUDA kernels (models.py). Prints the first mismatches and exits 1 on
 any; prints "ok: FILE n=N" otherwise. Standard library only.
 """
 import math
@@ -43,7 +44,10 @@ def main(argv):
         sys.exit(__doc__)
     path, ty, expr = argv[:3]
     got = read(path, ty)
-    env = {"n": len(got), "math": math, "popc": popc, "load": read}
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import models
+    env = {"n": len(got), "math": math, "popc": popc, "load": read,
+           "models": models}
     for binding in argv[3:]:
         name, _, value = binding.partition("=")
         env[name] = eval(value, dict(env))
