@@ -66,7 +66,12 @@ uint64_t peakRSS() {
   return uint64_t(Usage.ru_maxrss) * 1024;
 }
 
-uint64_t heapInUse() { return mallinfo2().uordblks; }
+/// Bytes malloc'ed and not freed, counting the large blocks malloc serves
+/// with mmap, which uordblks leaves out.
+uint64_t heapInUse() {
+  struct mallinfo2 Info = mallinfo2();
+  return Info.uordblks + Info.hblkhd;
+}
 
 struct RunTimes {
   double Parse = 0, Verify = 0;
