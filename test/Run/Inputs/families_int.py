@@ -635,3 +635,30 @@ def dot_products():
 dp4a: four byte products added to c; dp2a: two 16-bit by 8-bit products from
 the low (.lo) or high (.hi) bytes of b. Every signedness combination.
 """, [a, b, c], ops)
+
+
+@test
+def mov_pack():
+    a = Input("a", "u32", [0, 1, 0xFFFFFFFF, 0x12345678, 0x80000000, 0xDEADBEEF,
+                           0x0000FFFF, 0xFFFF0000])
+    b = Input("b", "u32", [0, 2, 0, 0x9ABCDEF0, 1, 0xCAFEBABE, 0x7FFF8000, 3])
+    return Test("mov-pack", """
+mov packs vector operands into wide registers ({lo, hi}: the first element
+in the low bits) and unpacks them again; float immediates (0f..., 0d...)
+are bit patterns; mov of a variable gives its address.
+""", [a, b], [
+        Op("pack_b64", "u64", "mov.b64 {d}, {{{a}, {b}}};",
+           lambda a, b: b << 32 | a),
+        Op("unpack_hi", "u32", ["mov.b64 {t}, {{{a}, {b}}};",
+                                "mov.b64 {{_, {d}}}, {t};"],
+           lambda a, b: b, tmp="b64"),
+        Op("pack_b32_halves", "u32", ["mov.b32 {{{t}, {t1}}}, {a};",
+                                      "mov.b32 {d}, {{{t1}, {t}}};"],
+           lambda a, b: (a & 0xFFFF) << 16 | a >> 16, tmp=["b16", "b16"]),
+        Op("imm_f32", "u32", ["mov.f32 {t}, 0fBFC00000;", "mov.b32 {d}, {t};",
+                              "add.u32 {d}, {d}, {a};"],
+           lambda a, b: (0xBFC00000 + a) & 0xFFFFFFFF, tmp="f32"),
+        Op("imm_f64_hi", "u32", ["mov.f64 {t}, 0d400921FB54442D18;",
+                                 "mov.b64 {{{t1}, {d}}}, {t};", "xor.b32 {d}, {d}, {b};"],
+           lambda a, b: 0x400921FB ^ b, tmp=["f64", "b32"]),
+    ])
