@@ -105,8 +105,8 @@ void FunctionLowering::transition(unsigned Target, Value *LaneMask) {
   B.CreateStore(LaneMask, MaskVar);
   Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
   BasicBlock *Slow = BasicBlock::Create(ML.Ctx, "to.dispatch", Fn);
-  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)), BlockBBs[Target],
-                 Slow);
+  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)),
+                 BlockBBs[1][Target], Slow);
   B.SetInsertPoint(Slow);
   parkAndDispatch(Target, LaneMask);
 }
@@ -201,11 +201,21 @@ void FunctionLowering::emitDispatcher() {
   Value *Group = B.CreateAnd(
       B.CreateBitCast(B.CreateICmpEQ(Next, splat(Chosen)), I32), Runnable);
   B.CreateStore(Group, MaskVar);
-  B.CreateStore(B.CreateAnd(Waiting, B.CreateNot(Group)), WaitingVar);
+  Value *Rest = B.CreateAnd(Waiting, B.CreateNot(Group));
+  B.CreateStore(Rest, WaitingVar);
+  // The group resumes in the converged version of its block if it is all
+  // that is left of the warp.
   BasicBlock *Bad = BasicBlock::Create(ML.Ctx, "dispatch.bad", Fn);
-  SwitchInst *SW = B.CreateSwitch(Chosen, Bad, CFG.RPO.size());
-  for (unsigned Blk : CFG.RPO)
-    SW->addCase(B.getInt32(CFG.Blocks[Blk].RPONumber), BlockBBs[Blk]);
+  BasicBlock *ToConverged = BasicBlock::Create(ML.Ctx, "dispatch.conv", Fn);
+  BasicBlock *ToDivergent = BasicBlock::Create(ML.Ctx, "dispatch.div", Fn);
+  B.CreateCondBr(B.CreateICmpEQ(Rest, B.getInt32(0)), ToConverged,
+                 ToDivergent);
+  for (unsigned V : {0, 1}) {
+    B.SetInsertPoint(V ? ToConverged : ToDivergent);
+    SwitchInst *SW = B.CreateSwitch(Chosen, Bad, CFG.RPO.size());
+    for (unsigned Blk : CFG.RPO)
+      SW->addCase(B.getInt32(CFG.Blocks[Blk].RPONumber), BlockBBs[V][Blk]);
+  }
   B.SetInsertPoint(Bad);
   B.CreateUnreachable();
 
@@ -349,7 +359,7 @@ Error FunctionLowering::lowerTerminator(unsigned Index,
 Error FunctionLowering::lowerBlock(unsigned Index) {
   const PTXBlock &Blk = CFG.Blocks[Index];
   CurBlock = Index;
-  B.SetInsertPoint(BlockBBs[Index]);
+  B.SetInsertPoint(BlockBBs[Converged][Index]);
   const ptx::Instruction *Last = nullptr;
   for (unsigned I = Blk.Begin; I != Blk.End; ++I) {
     const Statement &S = F.Body[I];

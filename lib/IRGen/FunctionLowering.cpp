@@ -567,12 +567,12 @@ Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
     return Error::success();
   }
   V = widen(V);
-  // Varying registers keep inactive lanes; uniform and affine ones are
-  // written whole so their lanes stay consistent (see Uniformity.h).
-  if (R->Sh.isVarying() || Guarded)
-    V = B.CreateSelect(maskToVector(R->Sh.isVarying() ? InstMask
-                                                      : InstMask),
-                       V, Old);
+  // Varying registers keep the values of lanes that wait elsewhere; while
+  // the warp is converged, inactive lanes have exited and only a guard needs
+  // a blend. Uniform and affine registers are written whole so their lanes
+  // stay consistent (see Uniformity.h).
+  if (Guarded || (R->Sh.isVarying() && !Converged))
+    V = B.CreateSelect(maskToVector(InstMask), V, Old);
   B.CreateStore(V, R->Slot);
   return Error::success();
 }
@@ -627,9 +627,12 @@ Value *FunctionLowering::loadLanes(const LaneValue &Addr, Type *Elt,
                                    Value *Mask, bool AlwaysSafe) {
   unsigned Size = Elt->getPrimitiveSizeInBits() / 8;
   Align Al(std::max(1u, Size));
-  if (Addr.isScalar() && AlwaysSafe)
+  // A block only runs with some lane active, so an unguarded uniform access
+  // needs no mask.
+  bool Unguarded = CurInst && CurInst->GuardPredicate.empty();
+  if (Addr.isScalar() && (AlwaysSafe || Unguarded))
     return B.CreateAlignedLoad(Elt, B.CreateIntToPtr(Addr.V, B.getPtrTy()),
-                               Align(1));
+                               AlwaysSafe ? Align(1) : Al);
   if (Addr.isScalar()) {
     // One load for the whole warp, only if some lane is active.
     Value *Ptr = B.CreateIntToPtr(Addr.V, B.getPtrTy());
@@ -656,6 +659,10 @@ void FunctionLowering::storeLanes(const LaneValue &Addr, Value *Val,
   Align Al(std::max(1u, Size));
   if (Addr.isScalar() && !Val->getType()->isVectorTy()) {
     Value *Ptr = B.CreateIntToPtr(Addr.V, B.getPtrTy());
+    if (CurInst && CurInst->GuardPredicate.empty()) {
+      B.CreateAlignedStore(Val, Ptr, Al);
+      return;
+    }
     Value *Any = B.CreateICmpNE(Mask, B.getInt32(0));
     B.CreateMaskedStore(B.CreateVectorSplat(1, Val), Ptr, Al,
                         B.CreateVectorSplat(1, Any));
@@ -779,19 +786,25 @@ Error FunctionLowering::lower() {
     }
   }
 
-  BlockBBs.assign(CFG.Blocks.size(), nullptr);
-  for (unsigned Blk : CFG.RPO)
-    BlockBBs[Blk] = BasicBlock::Create(ML.Ctx, "bb" + Twine(Blk), Fn);
+  for (unsigned V : {0, 1}) {
+    BlockBBs[V].assign(CFG.Blocks.size(), nullptr);
+    for (unsigned Blk : CFG.RPO)
+      BlockBBs[V][Blk] = BasicBlock::Create(
+          ML.Ctx, (V ? "bb" : "bb.div") + Twine(Blk), Fn);
+  }
   DispatchBB = BasicBlock::Create(ML.Ctx, "dispatch", Fn);
   StopBB = BasicBlock::Create(ML.Ctx, "stop", Fn);
   BasicBlock *Start = BasicBlock::Create(ML.Ctx, "start", Fn);
   B.CreateBr(Start);
   B.SetInsertPoint(Start);
-  B.CreateBr(BlockBBs[0]);
+  B.CreateBr(BlockBBs[1][0]);
 
   for (unsigned Blk : CFG.RPO)
-    if (Error E = lowerBlock(Blk))
-      return E;
+    for (bool C : {true, false}) {
+      Converged = C;
+      if (Error E = lowerBlock(Blk))
+        return E;
+    }
   emitDispatcher();
   emitStop();
   return Error::success();

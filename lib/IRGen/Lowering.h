@@ -218,7 +218,10 @@ private:
   std::vector<unsigned> StatementScope; ///< scope of each body statement
   unsigned CurScope = 0;
   LocalVariable *findVariable(llvm::StringRef Name);
-  std::vector<llvm::BasicBlock *> BlockBBs;
+  /// Each PTX block is emitted twice: [1] runs while no other lanes wait
+  /// (converged: register writes need no blend), [0] otherwise.
+  std::vector<llvm::BasicBlock *> BlockBBs[2];
+  bool Converged = false;
   llvm::BasicBlock *DispatchBB = nullptr;
   llvm::BasicBlock *AllocaBB = nullptr;
 

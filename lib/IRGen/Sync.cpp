@@ -103,14 +103,15 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index, const ptx::Instruction &I
   }
 
   // CTA barrier: new arrivals are counted and parked; lanes the barrier
-  // released go on.
+  // released go on. A group holding both goes back to the dispatcher whole
+  // (the released lanes come back alone), so the rest of the block never
+  // runs while some of its lanes were just parked.
   Value *Released = B.CreateLoad(I32, ReleasedVar);
   Value *Passing = B.CreateAnd(Mask, Released);
   Value *Arriving = B.CreateAnd(Mask, B.CreateNot(Passing));
   BasicBlock *Arrive = BasicBlock::Create(ML.Ctx, "bar.arrive", Fn);
   BasicBlock *Check = BasicBlock::Create(ML.Ctx, "bar.check", Fn);
   B.CreateCondBr(B.CreateICmpNE(Arriving, B.getInt32(0)), Arrive, Check);
-
   B.SetInsertPoint(Arrive);
   bool IsRed = I.hasModifier(Modifier::Red);
   unsigned IdOp = IsRed ? 1 : 0;
@@ -143,19 +144,42 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index, const ptx::Instruction &I
   B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_arrive"),
                {runtimeArg(), *Id, Count, Arriving, B.getInt32(1),
                 B.getInt32(Reduction), Pred, B.getInt32(getLine(I.Loc))});
-  B.CreateStore(B.CreateOr(B.CreateLoad(I32, ParkedVar), Arriving), ParkedVar);
-  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
-  B.CreateStore(B.CreateSelect(maskToVector(Arriving), Here, Next), NextVar);
-  B.CreateStore(B.CreateOr(B.CreateLoad(I32, WaitingVar), Arriving),
-                WaitingVar);
-  B.CreateBr(Check);
+  Value *Parked = B.CreateOr(B.CreateLoad(I32, ParkedVar), Arriving);
+  B.CreateStore(Parked, ParkedVar);
+  // Fast path: if nothing else in the warp can run, wait here and go on in
+  // this block when the barrier releases exactly these lanes.
+  Value *Others = B.CreateAnd(B.CreateLoad(I32, WaitingVar),
+                              B.CreateNot(B.CreateOr(
+                                  Parked, B.CreateLoad(I32, BlockedVar))));
+  BasicBlock *WaitHere = BasicBlock::Create(ML.Ctx, "bar.wait.here", Fn);
+  BasicBlock *Park = BasicBlock::Create(ML.Ctx, "bar.park", Fn);
+  BasicBlock *Through = BasicBlock::Create(ML.Ctx, "bar.through", Fn);
+  B.CreateCondBr(B.CreateAnd(B.CreateICmpEQ(Others, B.getInt32(0)),
+                             B.CreateICmpEQ(Passing, B.getInt32(0))),
+                 WaitHere, Park);
+  B.SetInsertPoint(WaitHere);
+  Value *Got = B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_wait"),
+                            {runtimeArg()});
+  B.CreateStore(B.CreateAnd(Parked, B.CreateNot(Got)), ParkedVar);
+  Value *All = B.CreateICmpEQ(Got, Arriving);
+  BasicBlock *Partial = BasicBlock::Create(ML.Ctx, "bar.partial", Fn);
+  B.CreateCondBr(All, Through, Partial);
+  // Some other lanes (parked earlier) came free too: let the dispatcher
+  // sort it out.
+  B.SetInsertPoint(Partial);
+  B.CreateStore(B.CreateOr(B.CreateLoad(I32, ReleasedVar), Got), ReleasedVar);
+  parkAndDispatch(Index, Mask);
+  B.SetInsertPoint(Park);
+  parkAndDispatch(Index, Mask);
+  B.SetInsertPoint(Through);
+  B.CreateStore(Arriving, MaskVar);
+  BasicBlock *Done = BasicBlock::Create(ML.Ctx, "bar.done", Fn);
+  B.CreateBr(Done);
 
   B.SetInsertPoint(Check);
   B.CreateStore(B.CreateAnd(Released, B.CreateNot(Passing)), ReleasedVar);
-  B.CreateStore(Passing, MaskVar);
-  BasicBlock *Go = BasicBlock::Create(ML.Ctx, "bar.pass", Fn);
-  B.CreateCondBr(B.CreateICmpNE(Passing, B.getInt32(0)), Go, DispatchBB);
-  B.SetInsertPoint(Go);
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
   return Error::success();
 }
 
