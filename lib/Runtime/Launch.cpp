@@ -89,40 +89,41 @@ public:
     // still has a valid base.
     Shared.assign(SharedSize + 16 + 255, 0);
     Slots.resize(NumWarps);
-    for (WarpSlot &S : Slots)
-      SlotPtrs.push_back(&S);
-  }
-
-  Error runCTA(uint64_t Linear) {
-    const uint32_t *G = C.Grid;
-    uint32_t Id[3] = {uint32_t(Linear % G[0]), uint32_t(Linear / G[0] % G[1]),
-                      uint32_t(Linear / (uint64_t(G[0]) * G[1]))};
-    char *Base = alignedShared();
-    std::memset(Base, 0, SharedSize);
     static const uint8_t NeverCancel = 0;
+    // What does not change between CTAs is set once.
     for (unsigned W = 0; W != NumWarps; ++W) {
       WarpSlot &S = Slots[W];
+      SlotPtrs.push_back(&S);
       S.Entry = K.Entry;
       S.Params = Params;
       WarpContext &Ctx = S.Ctx;
       std::memset(&Ctx, 0, sizeof Ctx);
-      for (unsigned D = 0; D != 3; ++D) {
-        Ctx.CtaId[D] = Id[D];
-        Ctx.NCtaId[D] = G[D];
-      }
+      for (unsigned D = 0; D != 3; ++D)
+        Ctx.NCtaId[D] = C.Grid[D];
       Ctx.WarpIndex = W;
       unsigned InWarp = std::min(WarpSize, NumThreads - W * WarpSize);
       Ctx.InitialMask = InWarp == 32 ? ~0u : (1u << InWarp) - 1;
-      Ctx.SharedBase = Base;
+      Ctx.SharedBase = alignedShared();
       Ctx.DynamicSharedSize = C.DynamicSharedBytes;
       Ctx.TotalSharedSize = SharedSize;
       Ctx.GridId = 1;
       Ctx.SMId = WorkerIndex;
       Ctx.NSMId = NumWorkers;
       Ctx.Runtime = &Scheduler;
-      Ctx.Cancel = C.Cancel ? reinterpret_cast<const volatile uint8_t *>(C.Cancel)
-                            : &NeverCancel;
+      Ctx.Cancel = C.Cancel
+                       ? reinterpret_cast<const volatile uint8_t *>(C.Cancel)
+                       : &NeverCancel;
     }
+  }
+
+  Error runCTA(uint64_t Linear) {
+    const uint32_t *G = C.Grid;
+    uint32_t Id[3] = {uint32_t(Linear % G[0]), uint32_t(Linear / G[0] % G[1]),
+                      uint32_t(Linear / (uint64_t(G[0]) * G[1]))};
+    if (SharedSize)
+      std::memset(alignedShared(), 0, SharedSize);
+    for (WarpSlot &S : Slots)
+      std::copy(Id, Id + 3, S.Ctx.CtaId);
     Error E = Error::success();
     if (!K.Layout.UsesCTABarriers) {
       // No barriers: the warps run one after another, no fibers.
@@ -215,6 +216,7 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
   Workers = unsigned(std::min<uint64_t>(Workers, NumCTAs));
 
   std::atomic<uint64_t> Next{0};
+  uint64_t Chunk = std::clamp<uint64_t>(NumCTAs / (uint64_t(Workers) * 16), 1, 64);
   std::atomic<bool> Failed{false};
   std::mutex ErrorLock;
   Error FirstError = Error::success();
@@ -230,10 +232,15 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
           FirstError = launchError("kernel '" + K.Name + "' was cancelled");
         break;
       }
-      uint64_t CTA = Next.fetch_add(1);
-      if (CTA >= NumCTAs)
+      // CTAs are claimed a few at a time to keep the shared counter cool.
+      uint64_t First = Next.fetch_add(Chunk, std::memory_order_relaxed);
+      if (First >= NumCTAs)
         break;
-      if (Error E = W.runCTA(CTA)) {
+      uint64_t Last = std::min(NumCTAs, First + Chunk);
+      Error E = Error::success();
+      for (uint64_t CTA = First; CTA != Last && !E; ++CTA)
+        E = W.runCTA(CTA);
+      if (E) {
         std::lock_guard<std::mutex> G(ErrorLock);
         if (!Failed.exchange(true))
           FirstError = std::move(E);

@@ -14,13 +14,25 @@
 using namespace ptxjit;
 using namespace ptxjit::runtime;
 
-/// "line N" strings for deadlock reports; they must outlive the CTA.
+/// "line N" strings for deadlock reports; they must outlive the CTA. A small
+/// direct-mapped cache keeps the common case (a few barrier lines, hit on
+/// every arrival) free of hashing.
 static llvm::StringRef lineText(uint32_t Line) {
+  struct Entry {
+    uint32_t Line = ~0u;
+    const std::string *Text = nullptr;
+  };
+  thread_local Entry Cache[64];
   thread_local std::unordered_map<uint32_t, std::string> Texts;
-  auto It = Texts.find(Line);
-  if (It == Texts.end())
-    It = Texts.emplace(Line, "line " + std::to_string(Line)).first;
-  return It->second;
+  Entry &E = Cache[Line % 64];
+  if (E.Line != Line) {
+    auto It = Texts.find(Line);
+    if (It == Texts.end())
+      It = Texts.emplace(Line, "line " + std::to_string(Line)).first;
+    E.Line = Line;
+    E.Text = &It->second;
+  }
+  return *E.Text;
 }
 
 static CTAScheduler &scheduler(void *Runtime) {
