@@ -362,7 +362,12 @@ static Value *floatUnary(FunctionLowering &FL, const ptx::Instruction &I,
   Value *R;
   Value *One = ConstantFP::get(A->getType(), 1.0);
   switch (I.Op) {
-  case Opcode::Abs: R = B.CreateUnaryIntrinsic(Intrinsic::fabs, A); break;
+  case Opcode::Abs:
+    R = B.CreateUnaryIntrinsic(Intrinsic::fabs, A);
+    // abs.f64 passes a NaN through unchanged (sign included).
+    if (T == ScalarType::F64)
+      R = B.CreateSelect(B.CreateFCmpUNO(A, A), A, R);
+    break;
   case Opcode::Neg: R = B.CreateFNeg(A); break;
   case Opcode::Rcp:
   case Opcode::Sqrt: {

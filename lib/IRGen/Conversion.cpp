@@ -47,13 +47,6 @@ static Value *narrowFloat(FunctionLowering &FL, const ptx::Instruction &I,
       V, getArithType(FL, To, V->getType()->isVectorTy()));
 }
 
-/// .relu: negative results become +0, NaN the canonical NaN.
-static Value *relu(FunctionLowering &FL, Value *V) {
-  IRBuilder<> &B = FL.B;
-  Value *Zero = ConstantFP::get(V->getType(), 0.0);
-  return canonicalizeNaN(FL, B.CreateSelect(B.CreateFCmpOLT(V, Zero), Zero, V));
-}
-
 static Value *floatToInt(FunctionLowering &FL, const ptx::Instruction &I,
                          Value *V, ScalarType From, ScalarType To) {
   IRBuilder<> &B = FL.B;
@@ -131,7 +124,7 @@ Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
       Value *V = Vector ? FL.widen(Parts[K]) : Parts[K];
       Value *H = narrowFloat(FL, I, V, From, Half);
       if (I.hasModifier(Modifier::Relu))
-        H = relu(FL, H);
+        H = applyRelu(FL, H);
       Value *Bits = B.CreateZExt(fromArith(FL, H, Half),
                                  Vector ? (Type *)FL.getVectorType(B.getInt32Ty())
                                         : B.getInt32Ty());
@@ -167,7 +160,7 @@ Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
     if (I.hasModifier(Modifier::Sat))
       R = saturate(FL, R);
     if (I.hasModifier(Modifier::Relu))
-      R = relu(FL, R);
+      R = applyRelu(FL, R);
     R = fromArith(FL, R, To);
   } else if (FromFloat) {
     V = toArith(FL, V, From);

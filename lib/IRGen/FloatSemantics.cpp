@@ -74,7 +74,15 @@ Value *irgen::fusedMultiplyAdd(FunctionLowering &FL, const ptx::Instruction &I,
     R = flushSubnormal(FL, R);
   if (I.hasModifier(Modifier::Sat))
     R = saturate(FL, R);
+  if (I.hasModifier(Modifier::Relu))
+    R = applyRelu(FL, R);
   return fromArith(FL, R, T);
+}
+
+Value *irgen::applyRelu(FunctionLowering &FL, Value *V) {
+  IRBuilder<> &B = FL.B;
+  Value *Zero = ConstantFP::get(V->getType(), 0.0);
+  return canonicalizeNaN(FL, B.CreateSelect(B.CreateFCmpOLT(V, Zero), Zero, V));
 }
 
 std::optional<RoundingHelperMode>

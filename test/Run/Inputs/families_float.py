@@ -374,21 +374,27 @@ the inputs' signs; three inputs; .ftz flushes subnormal inputs.
 def f64_min_max_abs_neg():
     pairs = [("1", "2"), ("-1", "-2"), ("0", "-0"), ("-0", "0"), ("nan", "1"),
              ("1", "nan"), ("nan", "nan"), ("inf", "-inf"), ("0x1p-1074", "-1"),
-             ("-0x1p-1074", "-0x1p-1073")]
+             ("-0x1p-1074", "-0x1p-1073"), ("-nan", "-5")]
     a = [R.parse_exact(x, F64) for x, _ in pairs]
     b = [R.parse_exact(y, F64) for _, y in pairs]
+    a[-1] = 0xFFF8000000000123  # a negative NaN with a payload, given as bits
+    b[5] = 0x7FF4000000000001   # a signaling NaN
+    sign = F64.sign_bit
     return Test("f64-min-max-abs-neg", """
 min, max, abs, neg and copysign on .f64 (no flushing: .f64 keeps
-subnormals); min/max return the non-NaN operand and order -0 < +0.
-""", [Input("a", "f64", a), Input("b", "f64", b)], [
+subnormals); min/max return the non-NaN operand and order -0 < +0. abs.f64
+passes a NaN through unchanged and copysign only moves the sign bit (both
+printed as bits); neg of a NaN is some NaN.
+""", [Input("a", "f64", a, buffer_type="u64"), Input("b", "f64", b, buffer_type="u64")], [
         Op("min", "f64", "min.f64 {d}, {a}, {b};",
            lambda a, b: R.f_min_max(a, b, F64, False)),
         Op("max", "f64", "max.f64 {d}, {a}, {b};",
            lambda a, b: R.f_min_max(a, b, F64, True)),
-        Op("abs", "f64", "abs.f64 {d}, {a};", lambda a, b: a & ~F64.sign_bit),
-        Op("neg", "f64", "neg.f64 {d}, {a};", lambda a, b: a ^ F64.sign_bit),
-        Op("copysign", "f64", "copysign.f64 {d}, {a}, {b};",
-           lambda a, b: (b & ~F64.sign_bit) | (a & F64.sign_bit)),
+        Op("abs", "u64", ["abs.f64 {t}, {a};", "mov.b64 {d}, {t};"],
+           lambda a, b: a if R.is_nan(a, F64) else a & ~sign, tmp="f64"),
+        Op("neg", "f64", "neg.f64 {d}, {a};", lambda a, b: a ^ sign),
+        Op("copysign", "u64", ["copysign.f64 {t}, {a}, {b};", "mov.b64 {d}, {t};"],
+           lambda a, b: (b & ~sign) | (a & sign), tmp="f64"),
     ])
 
 
@@ -412,10 +418,8 @@ def f32_sign_class():
                     "normal": not (nan or inf or sub or zero),
                     "subnormal": sub}[cls])
     ops = [
-        Op("abs", "u32", ["abs.f32 {t}, {a};", "mov.b32 {d}, {t};"],
-           lambda a, b: a & 0x7FFFFFFF, tmp="f32"),
-        Op("neg", "u32", ["neg.f32 {t}, {a};", "mov.b32 {d}, {t};"],
-           lambda a, b: a ^ 0x80000000, tmp="f32"),
+        Op("abs", "f32", "abs.f32 {d}, {a};", lambda a, b: a & 0x7FFFFFFF),
+        Op("neg", "f32", "neg.f32 {d}, {a};", lambda a, b: a ^ 0x80000000),
         Op("abs_ftz", "f32", "abs.ftz.f32 {d}, {a};",
            lambda a, b: R.flush(a, F32) & 0x7FFFFFFF),
         Op("neg_ftz", "f32", "neg.ftz.f32 {d}, {a};",
@@ -428,8 +432,9 @@ def f32_sign_class():
                       ["testp.%s.f32 {p}, {a};" % cls, "selp.u32 {d}, 1, 0, {p};"],
                       lambda a, b, c=cls: testp(a, c)))
     return Test("f32-sign-class", """
-abs, neg and copysign change only the sign bit (NaN payloads survive, so
-those results are printed as bits); .ftz flushes subnormals first. testp
+abs and neg change the sign (of a NaN input they give some NaN, as the ISA
+says); copysign moves only the sign bit, keeping b's NaN payload (printed
+as bits); .ftz flushes subnormals first. testp
 classifies each value: finite, infinite, number, notanumber, normal,
 subnormal (zero is neither normal nor subnormal).
 """, [Input("a", "f32", a, buffer_type="u32"), Input("b", "f32", bsrc)], ops)

@@ -38,6 +38,13 @@ def sat(r, f):
     return R.saturate(r, f)
 
 
+def relu(r, f):
+    """.relu: negative results become +0; NaN the canonical NaN."""
+    if r is None or R.is_nan(r, f):
+        return R.CANONICAL_NAN[f.name]
+    return 0 if R.is_neg(r, f) and not R.is_zero(r, f) else r
+
+
 def fma(a, b, c, f, ftz=False):
     return R.f_fma(a, b, c, f, "rn", ftz=ftz)
 
@@ -55,7 +62,9 @@ def f16_arith():
 .f16 arithmetic rounds once to half precision (ties to even, overflow to
 inf, subnormals kept unless .ftz); fma is a single rounding of a*b+c (the
 last fixed lane, 3 * 0x1.00cp0 + 2^-24, goes wrong when rounded through
-.f32 first); .sat clamps to [0, 1]; min/max follow the .f32 rules.
+.f32 first); .sat clamps to [0, 1]; .relu clamps negative results to +0
+and NaN to the canonical NaN (printed as bits); min/max follow the .f32
+rules.
 """, [Input("a", "f16", a), Input("b", "f16", b), Input("c", "f16", c)], [
         Op("add", "f16", "add.f16 {d}, {a}, {b};",
            lambda a, b, c: R.f_add(a, b, F16)),
@@ -73,6 +82,8 @@ last fixed lane, 3 * 0x1.00cp0 + 2^-24, goes wrong when rounded through
            lambda a, b, c: fma(a, b, c, F16)),
         Op("fma_sat", "f16", "fma.rn.sat.f16 {d}, {a}, {b}, {c};",
            lambda a, b, c: sat(fma(a, b, c, F16), F16)),
+        Op("fma_relu", "b16", "fma.rn.relu.f16 {d}, {a}, {b}, {c};",
+           lambda a, b, c: relu(fma(a, b, c, F16), F16)),
         Op("min", "f16", "min.f16 {d}, {a}, {b};",
            lambda a, b, c: R.f_min_max(a, b, F16, False)),
         Op("max_NaN", "b16", "max.NaN.f16 {d}, {a}, {b};",
@@ -108,6 +119,8 @@ last fixed lane's fma (3 * 0x1.06p0 + 2^-133) needs a single rounding.
            lambda a, b, c: R.f_mul(a, b, BF16)),
         Op("fma", "bf16", "fma.rn.bf16 {d}, {a}, {b}, {c};",
            lambda a, b, c: fma(a, b, c, BF16)),
+        Op("fma_relu", "b16", "fma.rn.relu.bf16 {d}, {a}, {b}, {c};",
+           lambda a, b, c: relu(fma(a, b, c, BF16), BF16)),
         Op("min", "bf16", "min.bf16 {d}, {a}, {b};",
            lambda a, b, c: R.f_min_max(a, b, BF16, False)),
         Op("max", "bf16", "max.bf16 {d}, {a}, {b};",
