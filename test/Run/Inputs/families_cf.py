@@ -9,10 +9,11 @@ from testgen import CustomTest, Run, test
 M32 = 0xFFFFFFFF
 
 
-def launches(model, outputs, configs, out_types=None):
+def launches(model, outputs, configs, out_types=None, scalars=""):
     """A Run per (grid, block) config; model(g, t) returns a dict of output
     name to value (or None: the thread does not write it; buffers start at
-    0) for global thread number g and thread number t in its CTA."""
+    0) for global thread number g and thread number t in its CTA. scalars
+    are the --arg specs of the parameters after the output buffers."""
     runs = []
     for k, (grid, block) in enumerate(configs):
         nthreads = block[0] * block[1] * block[2]
@@ -25,7 +26,8 @@ def launches(model, outputs, configs, out_types=None):
                     bufs[name][g] = v & M32
         ts = out_types or {}
         args = ["-g %d -b %s" % (grid, ",".join(map(str, block))),
-                " ".join("--arg '%s[%d]>-'" % (ts.get(n, "u32"), total) for n in outputs)]
+                " ".join("--arg '%s[%d]>-'" % (ts.get(n, "u32"), total) for n in outputs)
+                + scalars]
         runs.append(Run(args, [(n, bufs[n]) for n in outputs],
                         prefix="RUN%d" % (k + 1)))
     return runs
@@ -495,3 +497,111 @@ Instructions guarded by divergent predicates (and their negations, and the
 second predicate of a p|q pair) change only their lanes: registers,
 stores (unguarded lanes leave 0 in `side`) and loads.
 """, GUARD_PTX, launches(guard_model, ["out", "side"], CONFIGS))
+
+
+MIXED_PTX = HEADER + r"""
+// Uniform control flow nested in divergent control flow and the reverse:
+// a loop with a parameter trip count inside a divergent if, a divergent if
+// inside a loop with a uniform trip count, and a uniform early exit of the
+// whole CTA (none taken here) next to a divergent one.
+.visible .entry mixed(.param .u64 out, .param .u32 n)
+{
+  .reg .u32 %t, %g, %x, %y, %z, %a, %i, %n;
+  .reg .u64 %off, %addr;
+  .reg .pred %p, %q;
+""" + PROLOGUE + r"""
+  ld.param.u32 %n, [n];
+  setp.gt.u32 %q, %n, 100;
+  @%q exit;
+  mov.u32 %a, %g;
+  and.b32 %x, %g, 1;
+  setp.eq.u32 %p, %x, 0;
+  @%p bra SKIP_LOOP;
+  mov.u32 %i, 0;
+ULOOP:
+  mad.lo.u32 %a, %a, 3, %i;
+  add.u32 %i, %i, 1;
+  setp.lt.u32 %q, %i, %n;
+  @%q bra ULOOP;
+SKIP_LOOP:
+  mov.u32 %i, 0;
+OLOOP:
+  rem.u32 %x, %g, 5;
+  setp.ne.u32 %p, %x, %i;
+  @%p bra NOT_MINE;
+  add.u32 %a, %a, 1000;
+NOT_MINE:
+  add.u32 %i, %i, 1;
+  setp.lt.u32 %q, %i, %n;
+  @%q bra OLOOP;
+""" + store("out", "%a") + "  ret;\n}\n"
+
+
+def mixed_model(n):
+    def model(g, t):
+        a = g
+        if g & 1:
+            for i in range(n):
+                a = (a * 3 + i) & M32
+        for i in range(n):
+            if g % 5 == i:
+                a += 1000
+        return {"out": a}
+    return model
+
+
+@test
+def cf_mixed_uniform():
+    n = 4
+    runs = launches(mixed_model(n), ["out"],
+                    [(1, (32, 1, 1)), (2, (50, 1, 1)), (1, (1, 1, 1)),
+                     (1, (1024, 1, 1))], scalars=" --arg %d" % n)
+    return CustomTest("cf-mixed-uniform", """
+Uniform loops (trip count from a parameter) inside divergent branches and
+divergent branches inside uniform loops; one thread, and 32 warps.
+""", MIXED_PTX, runs)
+
+
+NULL_PTX = HEADER + r"""
+// Lanes whose guard is false hold a null address; they must not touch
+// memory, for loads and stores, scalar and vector, nor for atomics.
+.visible .entry nullguard(.param .u64 in, .param .u64 out, .param .u32 n)
+{
+  .reg .u32 %t, %g, %x, %y, %z, %n, %v, %w;
+  .reg .u64 %off, %addr, %src, %dst;
+  .reg .pred %p;
+""" + PROLOGUE + r"""
+  ld.param.u32 %n, [n];
+  setp.lt.u32 %p, %g, %n;
+  ld.param.u64 %src, [in];
+  add.u64 %src, %src, %off;
+  selp.u64 %src, %src, 0, %p;
+  ld.param.u64 %dst, [out];
+  mul.wide.u32 %addr, %g, 8;
+  add.u64 %dst, %dst, %addr;
+  selp.u64 %dst, %dst, 0, %p;
+  mov.u32 %v, 0;
+  @%p ld.global.u32 %v, [%src];
+  @%p atom.global.add.u32 %w, [%src], 1;
+  add.u32 %v, %v, %w;
+  @%p st.global.v2.u32 [%dst], {%v, %g};
+  ret;
+}
+"""
+
+
+@test
+def guarded_null_addresses():
+    n = 13
+    total = 40
+    inp = [100 + i for i in range(n)]
+    out = []
+    for g in range(total):
+        out += [2 * inp[g], g] if g < n else [0, 0]
+    args = ["-b %d --arg 'u32[%d]=[%s]>-' --arg 'u32[%d]>-' --arg %d"
+            % (total, n, ",".join(map(str, inp)), 2 * total, n)]
+    return CustomTest("guarded-null-addresses", """
+Guarded loads, stores, vector stores and atomics with null addresses in
+the lanes that are off (40 threads, 13 with work): they must not fault or
+write. The input is incremented once by each active lane's atomic.
+""", NULL_PTX, [Run(args, [("in", [x + 1 for x in inp]), ("out", out)])])
