@@ -98,6 +98,19 @@ static Value *intToInt(FunctionLowering &FL, const ptx::Instruction &I,
   return B.CreateTrunc(X, ToTy);
 }
 
+/// .satfinite: a result beyond the largest finite value (infinity) becomes
+/// that value with the same sign; NaN stays NaN.
+static Value *saturateFinite(FunctionLowering &FL, Value *V) {
+  IRBuilder<> &B = FL.B;
+  Type *Ty = V->getType();
+  const fltSemantics &Sem = Ty->getScalarType()->getFltSemantics();
+  Value *Max = ConstantFP::get(Ty, APFloat::getLargest(Sem));
+  Value *Inf = ConstantFP::getInfinity(Ty);
+  Value *IsInf = B.CreateFCmpOEQ(B.CreateUnaryIntrinsic(Intrinsic::fabs, V), Inf);
+  return B.CreateSelect(IsInf, B.CreateBinaryIntrinsic(Intrinsic::copysign, Max, V),
+                        V);
+}
+
 Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
   IRBuilder<> &B = FL.B;
   ScalarType To = I.getType(0), From = I.getType(1);
@@ -125,6 +138,8 @@ Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
       Value *H = narrowFloat(FL, I, V, From, Half);
       if (I.hasModifier(Modifier::Relu))
         H = applyRelu(FL, H);
+      if (I.hasModifier(Modifier::Satfinite))
+        H = saturateFinite(FL, H);
       Value *Bits = B.CreateZExt(fromArith(FL, H, Half),
                                  Vector ? (Type *)FL.getVectorType(B.getInt32Ty())
                                         : B.getInt32Ty());
@@ -161,6 +176,8 @@ Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
       R = saturate(FL, R);
     if (I.hasModifier(Modifier::Relu))
       R = applyRelu(FL, R);
+    if (I.hasModifier(Modifier::Satfinite))
+      R = saturateFinite(FL, R);
     R = fromArith(FL, R, To);
   } else if (FromFloat) {
     V = toArith(FL, V, From);

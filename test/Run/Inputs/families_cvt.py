@@ -242,6 +242,14 @@ F32_TO_NARROW = ["1", "0.1", "-0.1", "65504", "65519.996", "65520", "1e10", "-1e
                  "0x1.01p0", "0x1.018p0", "-0x1.008p0", "1e-45", "0x1.ff8p15"]
 
 
+def satfinite(r, f):
+    """.satfinite: beyond the largest finite value (inf included) is that
+    value, sign kept; NaN stays NaN."""
+    if r is not None and R.is_inf(r, f):
+        return f.max_bits(R.is_neg(r, f))
+    return r
+
+
 @test
 def cvt_f32_to_f16_bf16():
     a = [R.parse_exact(x, F32) for x in F32_TO_NARROW]
@@ -264,13 +272,18 @@ def cvt_f32_to_f16_bf16():
            lambda a: relu(R.cvt_float(a, F32, BF16, "rz"), BF16)),
         Op("cvt_rn_ftz_f16", "f16", "cvt.rn.ftz.f16.f32 {d}, {a};",
            lambda a: R.cvt_float(a, F32, F16, "rn", ftz=True)),
+        Op("cvt_rn_satfinite_f16", "f16", "cvt.rn.satfinite.f16.f32 {d}, {a};",
+           lambda a: satfinite(R.cvt_float(a, F32, F16, "rn"), F16)),
+        Op("cvt_rz_satfinite_bf16", "bf16", "cvt.rz.satfinite.bf16.f32 {d}, {a};",
+           lambda a: satfinite(R.cvt_float(a, F32, BF16, "rz"), BF16)),
     ]
     return Test("cvt-f32-to-f16-bf16", """
 cvt from .f32 to .f16 and .bf16 in every rounding mode: ties to even,
 overflow (to inf, or to the largest finite value toward zero), gradual
 underflow to .f16 subnormals; .relu clamps negative results to +0 and makes
 NaN the canonical NaN 0x7fff (printed as bits); .ftz flushes only .f32
-values (the .f32 input here), never .f16 results.
+values (the .f32 input here), never .f16 results; .satfinite turns what
+would be infinite into the largest finite value.
 """, [Input("a", "f32", a)], ops)
 
 
