@@ -109,6 +109,8 @@ private:
   Token Tok;
   /// Reused storage for the statements of the body being parsed.
   std::vector<Statement> BodyBuffer;
+  /// '{' of vector operands opened and not yet closed in this statement.
+  unsigned OpenOperandBraces = 0;
 };
 
 } // namespace
@@ -171,9 +173,19 @@ static Suffix classifySuffix(StringRef Spelling) {
 }
 
 void Parser::recover() {
-  while (!Tok.is(Token::Eof) && !Tok.is(Token::Semi) &&
-         !Tok.is(Token::RBrace))
+  // Braces opened by a vector operand of this statement close inside it;
+  // only a '}' beyond them ends the enclosing block.
+  while (!Tok.is(Token::Eof) && !Tok.is(Token::Semi)) {
+    if (Tok.is(Token::LBrace))
+      ++OpenOperandBraces;
+    if (Tok.is(Token::RBrace)) {
+      if (OpenOperandBraces == 0)
+        break;
+      --OpenOperandBraces;
+    }
     next();
+  }
+  OpenOperandBraces = 0;
   consumeIf(Token::Semi);
 }
 
@@ -947,9 +959,11 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
     return true;
   case Token::LBrace: {
     next();
+    ++OpenOperandBraces;
     SmallVector<Operand, 4> Elements;
     if (!parseOperandList(Elements, Token::RBrace, Depth + 1))
       return false;
+    --OpenOperandBraces;
     Op.Kind = Operand::Vector;
     Op.Elements = M.copyArray<Operand>(Elements);
     return true;
@@ -983,9 +997,24 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
   case Token::Identifier: {
     StringRef Name = Tok.Text;
     next();
+    // d|p: a second destination (setp, shfl, match); either may be a sink.
+    auto MaybePair = [&]() {
+      if (!Tok.is(Token::Pipe))
+        return true;
+      next();
+      Operand Pair[2];
+      Pair[0] = Op;
+      if (!parseOperand(Pair[1], Depth + 1))
+        return false;
+      Op = Operand();
+      Op.Loc = Pair[0].Loc;
+      Op.Kind = Operand::PredPair;
+      Op.Elements = M.copyArray<Operand>(Pair);
+      return true;
+    };
     if (Name == "_") {
       Op.Kind = Operand::Sink;
-      return true;
+      return MaybePair();
     }
     Op.Name = Name;
     if (Name[0] == '%') {
@@ -996,18 +1025,11 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
         Op.Component = Tok.Text[1];
         next();
       }
-      if (Tok.is(Token::Pipe)) {
-        next();
-        Operand Pair[2];
-        Pair[0] = Op;
-        if (!parseOperand(Pair[1], Depth + 1))
-          return false;
-        Op.Kind = Operand::PredPair;
-        Op.Elements = M.copyArray<Operand>(Pair);
-      }
-      return true;
+      return MaybePair();
     }
     Op.Kind = Operand::Symbol;
+    if (Tok.is(Token::Pipe))
+      return MaybePair();
     if (Tok.is(Token::Plus) || Tok.is(Token::Minus)) {
       bool Minus = Tok.is(Token::Minus);
       next();

@@ -59,7 +59,7 @@ struct Operand {
 
 /// An instruction as written: guard, opcode, dot-suffixes and operands.
 struct Instruction {
-  Opcode Op;
+  Opcode Op = Opcode::Mov;
   llvm::SMLoc Loc;
   llvm::StringRef GuardPredicate; ///< empty if unguarded
   bool GuardNegated = false;
