@@ -294,5 +294,9 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   Layout.StaticSharedSize = ML.StaticSharedSize;
   Layout.DynamicSharedOffset = alignTo(ML.StaticSharedSize, 16);
   Layout.UsesCTABarriers = ML.UsesBarriers;
+  for (unsigned D = 0; D != 3; ++D) {
+    Layout.ReqNTid[D] = D < F->NumReqNTid ? F->ReqNTid[D] : F->NumReqNTid ? 1 : 0;
+    Layout.MaxNTid[D] = D < F->NumMaxNTid ? F->MaxNTid[D] : F->NumMaxNTid ? 1 : 0;
+  }
   return std::move(LM);
 }

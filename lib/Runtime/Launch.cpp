@@ -41,6 +41,18 @@ Error ptxjit::validateLaunch(const LaunchConfig &C, const KernelLayout &L) {
   if (Threads > MaxThreadsPerBlock)
     return launchError(formatv("{0} threads per block exceed the limit of {1}",
                                Threads, MaxThreadsPerBlock));
+  if (L.ReqNTid[0] && (B[0] != L.ReqNTid[0] || B[1] != L.ReqNTid[1] ||
+                       B[2] != L.ReqNTid[2]))
+    return launchError(formatv("block {0}x{1}x{2} does not match the kernel's "
+                               ".reqntid {3}, {4}, {5}",
+                               B[0], B[1], B[2], L.ReqNTid[0], L.ReqNTid[1],
+                               L.ReqNTid[2]));
+  if (L.MaxNTid[0] &&
+      Threads > uint64_t(L.MaxNTid[0]) * L.MaxNTid[1] * L.MaxNTid[2])
+    return launchError(formatv("{0} threads per block exceed the kernel's "
+                               ".maxntid {1}, {2}, {3}",
+                               Threads, L.MaxNTid[0], L.MaxNTid[1],
+                               L.MaxNTid[2]));
   uint64_t Shared = L.DynamicSharedOffset + C.DynamicSharedBytes;
   if (L.StaticSharedSize + C.DynamicSharedBytes > MaxSharedBytesPerBlock)
     return launchError(formatv(

@@ -38,6 +38,10 @@ struct KernelLayout {
   /// Where dynamic (extern) shared memory starts.
   uint64_t DynamicSharedOffset = 0;
   bool UsesCTABarriers = false;
+  /// The kernel's .reqntid and .maxntid (0 where absent): a launch that
+  /// does not fit them is rejected, as on a GPU.
+  uint32_t ReqNTid[3] = {0, 0, 0};
+  uint32_t MaxNTid[3] = {0, 0, 0};
 };
 
 /// Lowers the kernel named Kernel and every function it reaches into a new
