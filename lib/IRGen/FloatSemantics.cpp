@@ -80,9 +80,11 @@ Value *irgen::fusedMultiplyAdd(FunctionLowering &FL, const ptx::Instruction &I,
 }
 
 Value *irgen::applyRelu(FunctionLowering &FL, Value *V) {
+  // max(V, +0) with -0 < +0, as the max instruction orders zeros.
   IRBuilder<> &B = FL.B;
   Value *Zero = ConstantFP::get(V->getType(), 0.0);
-  return canonicalizeNaN(FL, B.CreateSelect(B.CreateFCmpOLT(V, Zero), Zero, V));
+  Value *R = B.CreateBinaryIntrinsic(Intrinsic::maximumnum, V, Zero);
+  return B.CreateSelect(B.CreateFCmpUNO(V, V), canonicalizeNaN(FL, V), R);
 }
 
 std::optional<RoundingHelperMode>

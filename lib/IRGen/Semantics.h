@@ -32,7 +32,7 @@ llvm::Value *fromArith(FunctionLowering &FL, llvm::Value *V, ptx::ScalarType T);
 llvm::Value *flushSubnormal(FunctionLowering &FL, llvm::Value *V);
 /// A NaN becomes NVIDIA's canonical NaN (.f64 NaNs are left alone).
 llvm::Value *canonicalizeNaN(FunctionLowering &FL, llvm::Value *V);
-/// .relu: negative values become +0, NaN the canonical NaN.
+/// .relu: negative values (and -0) become +0, NaN the canonical NaN.
 llvm::Value *applyRelu(FunctionLowering &FL, llvm::Value *V);
 /// .sat: clamp to [0, 1], NaN to 0.
 llvm::Value *saturate(FunctionLowering &FL, llvm::Value *V);

@@ -264,7 +264,7 @@ def cvt_f32_to_f16_bf16():
     def relu(r, f):
         if r is None or R.is_nan(r, f):
             return R.CANONICAL_NAN[f.name]
-        return 0 if R.is_neg(r, f) and not R.is_zero(r, f) else r
+        return 0 if R.is_neg(r, f) else r  # -0 too: max(r, +0), -0 < +0
     ops += [
         Op("cvt_rn_relu_f16", "b16", "cvt.rn.relu.f16.f32 {d}, {a};",
            lambda a: relu(R.cvt_float(a, F32, F16, "rn"), F16)),
@@ -280,7 +280,7 @@ def cvt_f32_to_f16_bf16():
     return Test("cvt-f32-to-f16-bf16", """
 cvt from .f32 to .f16 and .bf16 in every rounding mode: ties to even,
 overflow (to inf, or to the largest finite value toward zero), gradual
-underflow to .f16 subnormals; .relu clamps negative results to +0 and makes
+underflow to .f16 subnormals; .relu is max(r, +0) (so -0 gives +0) and makes
 NaN the canonical NaN 0x7fff (printed as bits); .ftz flushes only .f32
 values (the .f32 input here), never .f16 results; .satfinite turns what
 would be infinite into the largest finite value.

@@ -42,7 +42,7 @@ def relu(r, f):
     """.relu: negative results become +0; NaN the canonical NaN."""
     if r is None or R.is_nan(r, f):
         return R.CANONICAL_NAN[f.name]
-    return 0 if R.is_neg(r, f) and not R.is_zero(r, f) else r
+    return 0 if R.is_neg(r, f) else r  # -0 too: max(r, +0), -0 < +0
 
 
 def fma(a, b, c, f, ftz=False):
