@@ -455,8 +455,9 @@ Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
       if (Op.Negated)
         V = B.CreateNot(V);
       Shape Sh = R->Sh;
-      // A narrowed or reinterpreted affine value is no longer affine.
-      if (Sh.Kind == Shape::Affine &&
+      // A narrowed or reinterpreted affine value is no longer affine (one
+      // uniform within segments stays so).
+      if (Sh.Kind == Shape::Affine && Sh.Stride != 0 &&
           (Ty->getPrimitiveSizeInBits() <
                getLaneType(R->Type)->getPrimitiveSizeInBits() ||
            !Ty->isIntegerTy()))
@@ -643,13 +644,55 @@ Value *FunctionLowering::loadLanes(const LaneValue &Addr, Type *Elt,
     return B.CreateExtractElement(L, uint64_t(0));
   }
   Value *VMask = maskToVector(Mask);
-  if (Addr.Sh.Kind == Shape::Affine && Addr.Sh.Stride == Size) {
-    Value *Base = B.CreateExtractElement(Addr.V, uint64_t(0));
-    return B.CreateMaskedLoad(getVectorType(Elt),
-                              B.CreateIntToPtr(Base, B.getPtrTy()), Al, VMask);
+  if (Addr.Sh.Kind == Shape::Affine &&
+      (Addr.Sh.Stride == Size || Addr.Sh.Stride == 0)) {
+    // One contiguous (or one uniform) access per segment of lanes.
+    unsigned Seg = Addr.Sh.Segment, N = Lanes / Seg;
+    SmallVector<Value *, 8> Parts;
+    for (unsigned K = 0; K != N; ++K) {
+      Value *Base = B.CreateIntToPtr(
+          B.CreateExtractElement(Addr.V, uint64_t(K * Seg)), B.getPtrTy());
+      Value *SegMask = sliceVector(VMask, K, Seg);
+      if (Addr.Sh.Stride == 0) {
+        Value *Any = B.CreateOrReduce(SegMask);
+        Value *One = B.CreateMaskedLoad(FixedVectorType::get(Elt, 1), Base, Al,
+                                        B.CreateVectorSplat(1, Any));
+        Parts.push_back(B.CreateVectorSplat(
+            Seg, B.CreateExtractElement(One, uint64_t(0))));
+      } else {
+        Parts.push_back(B.CreateMaskedLoad(FixedVectorType::get(Elt, Seg),
+                                           Base, Al, SegMask));
+      }
+    }
+    return concatVectors(Parts);
   }
   Value *Ptrs = B.CreateIntToPtr(Addr.V, getVectorType(B.getPtrTy()));
   return B.CreateMaskedGather(getVectorType(Elt), Ptrs, Al, VMask);
+}
+
+Value *FunctionLowering::sliceVector(Value *V, unsigned K, unsigned Width) {
+  if (Width == cast<FixedVectorType>(V->getType())->getNumElements())
+    return V;
+  SmallVector<int, Lanes> Idx;
+  for (unsigned I = 0; I != Width; ++I)
+    Idx.push_back(K * Width + I);
+  return B.CreateShuffleVector(V, Idx);
+}
+
+Value *FunctionLowering::concatVectors(ArrayRef<Value *> Parts) {
+  SmallVector<Value *, 8> Level(Parts.begin(), Parts.end());
+  while (Level.size() > 1) {
+    SmallVector<Value *, 8> Next;
+    for (unsigned I = 0; I + 1 < Level.size(); I += 2) {
+      unsigned W = cast<FixedVectorType>(Level[I]->getType())->getNumElements();
+      SmallVector<int, Lanes> Idx;
+      for (unsigned J = 0; J != 2 * W; ++J)
+        Idx.push_back(J);
+      Next.push_back(B.CreateShuffleVector(Level[I], Level[I + 1], Idx));
+    }
+    Level = std::move(Next);
+  }
+  return Level[0];
 }
 
 void FunctionLowering::storeLanes(const LaneValue &Addr, Value *Val,
@@ -672,8 +715,13 @@ void FunctionLowering::storeLanes(const LaneValue &Addr, Value *Val,
   Value *V = widen(Val);
   if (!Addr.isScalar() && Addr.Sh.Kind == Shape::Affine &&
       Addr.Sh.Stride == Size) {
-    Value *Base = B.CreateExtractElement(Addr.V, uint64_t(0));
-    B.CreateMaskedStore(V, B.CreateIntToPtr(Base, B.getPtrTy()), Al, VMask);
+    unsigned Seg = Addr.Sh.Segment, N = Lanes / Seg;
+    for (unsigned K = 0; K != N; ++K) {
+      Value *Base = B.CreateExtractElement(Addr.V, uint64_t(K * Seg));
+      B.CreateMaskedStore(sliceVector(V, K, Seg),
+                          B.CreateIntToPtr(Base, B.getPtrTy()), Al,
+                          sliceVector(VMask, K, Seg));
+    }
     return;
   }
   // Same address in several lanes: scatter writes lanes in order, so the

@@ -106,6 +106,9 @@ public:
   llvm::Value *loadLanes(const LaneValue &Addr, llvm::Type *Elt,
                          llvm::Value *Mask, bool AlwaysSafe = false);
   void storeLanes(const LaneValue &Addr, llvm::Value *Val, llvm::Value *Mask);
+  /// Lanes [K*Width, K*Width+Width) of a vector, and the reverse.
+  llvm::Value *sliceVector(llvm::Value *V, unsigned K, unsigned Width);
+  llvm::Value *concatVectors(llvm::ArrayRef<llvm::Value *> Parts);
 
   llvm::Value *getContextField(unsigned Field, llvm::Type *Ty);
   /// Host address of each lane's .local frame in this function, or null if

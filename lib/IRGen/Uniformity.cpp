@@ -21,7 +21,10 @@ Shape Shape::join(Shape O) const {
     return O;
   if (O.Kind == Uniform)
     return *this;
-  return Stride == O.Stride ? *this : varying();
+  if (Stride != O.Stride)
+    return varying();
+  // Affine in runs of 16 lanes holds for a value affine in runs of 32.
+  return affine(Stride, std::min(Segment, O.Segment));
 }
 
 UniformityInfo::UniformityInfo(const ptx::Module &M, const ptx::Function &F,
@@ -38,19 +41,24 @@ Shape UniformityInfo::getRegister(StringRef Name) const {
 Shape UniformityInfo::getSpecial(StringRef Name, char Component) const {
   const uint32_t *D = KS.BlockDim;
   if (Name == "%tid") {
-    // Lane L of warp W is thread W*32+L in x-major order.
+    // Lane L of warp W is thread W*32+L in x-major order. A block narrower
+    // than a warp puts several rows in one warp: each run of D[0] lanes is
+    // one row.
     bool OneDim = D[1] == 1 && D[2] == 1;
+    bool Rows = D[0] < 32 && 32 % D[0] == 0;
     switch (Component) {
     case 'x':
-      return OneDim || D[0] % 32 == 0 ? Shape::affine(1) : Shape::varying();
+      if (OneDim || D[0] % 32 == 0)
+        return Shape::affine(1);
+      return Rows ? Shape::affine(1, D[0]) : Shape::varying();
     case 'y':
       if (D[1] == 1 || D[0] % 32 == 0)
         return Shape::uniform();
-      return Shape::varying();
+      return Rows ? Shape::affine(0, D[0]) : Shape::varying();
     default:
       if (D[2] == 1 || (D[0] * D[1]) % 32 == 0)
         return Shape::uniform();
-      return Shape::varying();
+      return Rows ? Shape::affine(0, D[0]) : Shape::varying();
     }
   }
   if (Name == "%laneid")
@@ -211,10 +219,16 @@ bool UniformityInfo::visitInstructions() {
         continue;
       Shape Result = Shape::uniform();
       auto Src = [&](unsigned N) { return getOperand(I.Operands[N]); };
+      // Any operation on values that are uniform (or uniform within each
+      // segment of lanes) gives such a value.
       auto JoinAllSources = [&] {
         Shape R = Shape::uniform();
-        for (unsigned N = 1; N < I.Operands.size(); ++N)
-          R = R.join(Src(N).isUniform() ? Shape::uniform() : Shape::varying());
+        for (unsigned N = 1; N < I.Operands.size(); ++N) {
+          Shape S = Src(N);
+          if (S.isVarying() || (S.Kind == Shape::Affine && S.Stride != 0))
+            return Shape::varying();
+          R = R.join(S);
+        }
         return R;
       };
       bool IsInt = ptx::isInteger(I.getType());
@@ -243,7 +257,8 @@ bool UniformityInfo::visitInstructions() {
           Result = Shape::varying();
         else
           Result = Shape::affine(I.Op == Opcode::Add ? A.Stride + C.Stride
-                                                     : A.Stride - C.Stride);
+                                                     : A.Stride - C.Stride,
+                                 std::min(A.segment(), C.segment()));
         break;
       }
       case Opcode::Mul:
@@ -261,16 +276,24 @@ bool UniformityInfo::visitInstructions() {
         Shape Other = A.isUniform() && I.Op != Opcode::Shl ? C : A;
         if (A.isUniform() && C.isUniform())
           Result = Shape::uniform();
+        else if (I.Op != Opcode::Shl && !A.isVarying() && !C.isVarying() &&
+                 ((A.isUniform() && C.Stride == 0) ||
+                  (C.isUniform() && A.Stride == 0)))
+          // Uniform within each segment, times uniform: still so.
+          Result = A.isUniform() ? C : A;
         else if (K && Other.Kind == Shape::Affine && *K >= 0 && *K < 64)
           Result = Shape::affine(I.Op == Opcode::Shl ? Other.Stride << *K
-                                                     : Other.Stride * *K);
+                                                     : Other.Stride * *K,
+                                 Other.Segment);
         else
           Result = Shape::varying();
         if (I.Op == Opcode::Mad && I.Operands.size() == 4) {
           Shape Addend = Src(3);
           Result = Result.isVarying() || Addend.isVarying()
                        ? Shape::varying()
-                       : Shape::affine(Result.Stride + Addend.Stride);
+                       : Shape::affine(Result.Stride + Addend.Stride,
+                                       std::min(Result.segment(),
+                                                Addend.segment()));
         }
         break;
       }

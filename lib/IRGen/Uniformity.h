@@ -32,16 +32,24 @@ struct Shape {
   enum KindTy : uint8_t { Uniform, Affine, Varying };
   KindTy Kind = Uniform;
   int64_t Stride = 0; ///< Affine only, in units of the register's value
+  /// Affine only: the value is Base_k + L * Stride within each run of
+  /// Segment lanes (k = L / Segment), with unrelated bases. A 2-D block
+  /// 16 threads wide makes %tid.x affine in segments of 16 lanes. Segment
+  /// 32 is plain affine; stride 0 with a smaller segment is uniform within
+  /// each segment.
+  uint8_t Segment = 32;
 
-  static Shape uniform() { return {Uniform, 0}; }
-  static Shape affine(int64_t S) {
-    return S == 0 ? uniform() : Shape{Affine, S};
+  static Shape uniform() { return {Uniform, 0, 32}; }
+  static Shape affine(int64_t S, unsigned Seg = 32) {
+    return S == 0 && Seg == 32 ? uniform() : Shape{Affine, S, uint8_t(Seg)};
   }
-  static Shape varying() { return {Varying, 0}; }
+  static Shape varying() { return {Varying, 0, 32}; }
   bool isUniform() const { return Kind == Uniform; }
   bool isVarying() const { return Kind == Varying; }
+  /// Stride and segment of an Affine or Uniform shape.
+  unsigned segment() const { return Kind == Uniform ? 32 : Segment; }
   bool operator==(const Shape &O) const {
-    return Kind == O.Kind && Stride == O.Stride;
+    return Kind == O.Kind && Stride == O.Stride && Segment == O.Segment;
   }
   bool operator!=(const Shape &O) const { return !(*this == O); }
   /// Least upper bound.
