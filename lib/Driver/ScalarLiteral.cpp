@@ -120,7 +120,8 @@ static Expected<uint64_t> convertToFloat(const ScalarLiteral &Lit,
     Status = Value.convertFromAPInt(APInt(64, Lit.Magnitude),
                                     /*IsSigned=*/false,
                                     APFloat::rmNearestTiesToEven);
-    if (Lit.IsNegative && Lit.Magnitude != 0)
+    // "-0" is negative zero, as the buffer printer writes it.
+    if (Lit.IsNegative)
       Value.changeSign();
   } else if (isInfinity(Body)) {
     Value = APFloat::getInf(Sem, Lit.IsNegative);

@@ -332,6 +332,12 @@ bool UniformityInfo::visitInstructions() {
         }
         break;
       }
+      case Opcode::AddC:
+      case Opcode::SubC:
+      case Opcode::MadC:
+        // The carry flag is per lane.
+        Result = Shape::varying();
+        break;
       case Opcode::Atom:
       case Opcode::Shfl:
       case Opcode::Vote:
