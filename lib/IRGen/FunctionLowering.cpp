@@ -129,6 +129,11 @@ void FunctionLowering::forEachActiveLane(Value *Mask,
   B.SetInsertPoint(Exit);
 }
 
+uint64_t FunctionLowering::getParamBufferSize() const {
+  SmallVector<uint64_t, 8> Offsets;
+  return layoutKernelParams(F, Offsets);
+}
+
 Value *FunctionLowering::getLocalFrames() {
   if (!LocalFrame)
     return nullptr;

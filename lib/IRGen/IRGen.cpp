@@ -138,12 +138,14 @@ Constant *ModuleLowering::lowerInitializer(const ptx::VariableDecl &V) {
     case Initializer::Symbol:
     case Initializer::Generic: {
       Constant *Target = Globals.lookup(In.Name);
-      if (!Target)
-        if (const ptx::Function *F = PM.findFunction(In.Name))
+      if (!Target) {
+        if (const ptx::Function *F = PM.findFunction(In.Name)) {
           if (Expected<Function *> Fn = getDeviceFunction(*F))
             Target = *Fn;
           else
             consumeError(Fn.takeError());
+        }
+      }
       if (!Target || !Elt->isIntegerTy(64)) {
         C = Constant::getNullValue(Elt);
         break;

@@ -116,6 +116,9 @@ public:
   /// cvta to and from .local is the identity.
   llvm::Value *getLocalFrames();
   uint64_t getLocalFrameSize() const { return FrameSize; }
+  /// Kernels: the parameter buffer and its size.
+  llvm::Value *getParamsArg() const { return ParamsArg; }
+  uint64_t getParamBufferSize() const;
   /// Runs Body(Lane) for each lane of Mask in ascending order, in an IR
   /// loop (atomics, ordered accesses, printf).
   void forEachActiveLane(llvm::Value *Mask,

@@ -12,6 +12,7 @@
 #include "Semantics.h"
 #include "ptxjit/IRGen/WarpABI.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 using namespace ptxjit;
@@ -42,6 +43,8 @@ static AtomicOrdering orderingOf(const ptx::Instruction &I) {
     return AtomicOrdering::AcquireRelease;
   if (I.hasModifier(Modifier::Relaxed) || I.hasModifier(Modifier::Volatile))
     return AtomicOrdering::Monotonic;
+  // PTX atomics without a .sem are relaxed; sequential consistency is the
+  // safe reading for code written before the memory model.
   return AtomicOrdering::SequentiallyConsistent;
 }
 
@@ -80,7 +83,9 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
       FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
         Value *P = B.CreateIntToPtr(laneOf(B, A->V, Lane), B.getPtrTy());
         LoadInst *L = B.CreateLoad(Elt, P);
-        L->setAtomic(AtomicOrdering::Monotonic);
+        L->setAtomic(I.hasModifier(Modifier::Acquire)
+                         ? AtomicOrdering::Acquire
+                         : AtomicOrdering::Monotonic);
         L->setAlignment(Align(Size));
         L->setVolatile(true);
         Value *Vec = B.CreateLoad(Tmp->getAllocatedType(), Tmp);
@@ -121,7 +126,9 @@ static Error lowerStore(FunctionLowering &FL, const ptx::Instruction &I) {
       FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
         Value *P = B.CreateIntToPtr(laneOf(B, A->V, Lane), B.getPtrTy());
         StoreInst *St = B.CreateStore(laneOf(B, V->V, Lane), P);
-        St->setAtomic(AtomicOrdering::Monotonic);
+        St->setAtomic(I.hasModifier(Modifier::Release)
+                          ? AtomicOrdering::Release
+                          : AtomicOrdering::Monotonic);
         St->setAlignment(Align(Size));
         St->setVolatile(true);
       });
@@ -185,6 +192,7 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
   Type *Elt = FL.getLaneType(T);
   unsigned Size = ptx::getBitWidth(T) / 8;
   AllocaInst *Old = FL.createTemporary(FL.getVectorType(Elt));
+  AtomicOrdering Ordering = orderingOf(I);
   FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
     Value *P = B.CreateIntToPtr(laneOf(B, Addr->V, Lane), B.getPtrTy());
     Value *V = laneOf(B, Val->V, Lane);
@@ -196,15 +204,19 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
         Cmp = B.CreateBitCast(Cmp, IntTy);
         New = B.CreateBitCast(New, IntTy);
       }
-      auto *X = B.CreateAtomicCmpXchg(P, Cmp, New, MaybeAlign(Size),
-                                      AtomicOrdering::SequentiallyConsistent,
-                                      AtomicOrdering::SequentiallyConsistent);
+      AtomicOrdering Failure =
+          Ordering == AtomicOrdering::SequentiallyConsistent ? Ordering
+          : Ordering == AtomicOrdering::Acquire ||
+                  Ordering == AtomicOrdering::AcquireRelease
+              ? AtomicOrdering::Acquire
+              : AtomicOrdering::Monotonic;
+      auto *X = B.CreateAtomicCmpXchg(P, Cmp, New, MaybeAlign(Size), Ordering,
+                                      Failure);
       Result = B.CreateExtractValue(X, 0);
       if (Elt->isFloatingPointTy())
         Result = B.CreateBitCast(Result, Elt);
     } else {
-      Result = B.CreateAtomicRMW(*Op, P, V, MaybeAlign(Size),
-                                 AtomicOrdering::SequentiallyConsistent);
+      Result = B.CreateAtomicRMW(*Op, P, V, MaybeAlign(Size), Ordering);
     }
     Value *Vec = B.CreateLoad(Old->getAllocatedType(), Old);
     B.CreateStore(B.CreateInsertElement(Vec, Result, Lane), Old);
@@ -262,12 +274,35 @@ Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
         Value *Lo = B.CreateExtractElement(Frames, uint64_t(0));
         InLocal = InRange(Lo, B.getInt64(FL.getLocalFrameSize() * Lanes));
       }
+      // .const data are host globals of their own: test each one.
+      Value *InConst = A->isScalar() ? (Value *)B.getFalse()
+                                     : FL.splat(B.getFalse());
+      for (const auto &G : FL.ML.Globals) {
+        GlobalVariable *GV = G.getValue();
+        if (!GV->isConstant())
+          continue;
+        uint64_t Size = FL.ML.LM.getDataLayout().getTypeAllocSize(
+            GV->getValueType());
+        InConst = B.CreateOr(InConst, InRange(B.CreatePtrToInt(GV, I64),
+                                              B.getInt64(Size)));
+      }
+      Value *InParam = A->isScalar() ? (Value *)B.getFalse()
+                                     : FL.splat(B.getFalse());
+      if (FL.F.IsEntry)
+        InParam = InRange(B.CreatePtrToInt(FL.getParamsArg(), I64),
+                          B.getInt64(FL.getParamBufferSize()));
       if (IsShared)
         Result = InShared;
       else if (Space == StateSpace::Local)
         Result = InLocal;
+      else if (Space == StateSpace::Const)
+        Result = InConst;
+      else if (Space == StateSpace::Param)
+        Result = InParam;
       else if (Space == StateSpace::Global)
-        Result = B.CreateNot(B.CreateOr(FL.widen(InShared), FL.widen(InLocal)));
+        Result = B.CreateNot(B.CreateOr(
+            B.CreateOr(FL.widen(InShared), FL.widen(InLocal)),
+            B.CreateOr(FL.widen(InConst), FL.widen(InParam))));
       else
         Result = A->isScalar() ? (Value *)B.getFalse() : FL.splat(B.getFalse());
       return FL.write(I.Operands[0], Result, ScalarType::Pred);
