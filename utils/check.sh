@@ -13,7 +13,16 @@ set +e
   "$BUILD/test" "$BUILD/test/Unit" 2>&1 | tee "$BUILD/lit.log"
 status=${PIPESTATUS[0]}
 set -e
-passed=$(grep -cE '^(PASS|XFAIL): ' "$BUILD/lit.log" || true)
-failed=$(grep -cE '^(FAIL|XPASS|UNRESOLVED|TIMEOUT): ' "$BUILD/lit.log" || true)
+# lit's summary: "  Passed           : 303 (98.06%)" and so on.
+count() {
+  local n
+  n=$(sed -nE "s/^ *$1 *: *([0-9]+).*/\1/p" "$BUILD/lit.log" | tail -1)
+  echo "${n:-0}"
+}
+passed=$(( $(count Passed) + $(count 'Expectedly Failed') ))
+failed=0
+for kind in Failed 'Unexpectedly Passed' Unresolved 'Timed Out'; do
+  failed=$(( failed + $(count "$kind") ))
+done
 echo "ptx-jit tests: $passed passed, $failed failed"
 exit "$status"
