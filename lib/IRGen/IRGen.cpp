@@ -56,6 +56,8 @@ FunctionCallee ModuleLowering::getRuntimeFunction(StringRef Name) {
   if (Name == "ptxjit_rt_bar_arrive")
     Ty = FunctionType::get(Void, {Ptr, I32, I32, I32, I32, I32, I32, I32},
                            false);
+  else if (Name == "ptxjit_rt_bar_sync")
+    Ty = FunctionType::get(I32, {Ptr, I32, I32, I32, I32, I32, I32}, false);
   else if (Name == "ptxjit_rt_bar_wait")
     Ty = FunctionType::get(I32, {Ptr}, false);
   else if (Name == "ptxjit_rt_bar_result")

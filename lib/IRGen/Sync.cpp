@@ -141,35 +141,38 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index, const ptx::Instruction &I
                       : B.CreateBitCast(P->V, I32);
     Pred = B.CreateAnd(Bits, Arriving);
   }
-  B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_arrive"),
-               {runtimeArg(), *Id, Count, Arriving, B.getInt32(1),
-                B.getInt32(Reduction), Pred, B.getInt32(getLine(I.Loc))});
+  Value *Line = B.getInt32(getLine(I.Loc));
   Value *Parked = B.CreateOr(B.CreateLoad(I32, ParkedVar), Arriving);
   B.CreateStore(Parked, ParkedVar);
-  // Fast path: if nothing else in the warp can run, wait here and go on in
-  // this block when the barrier releases exactly these lanes.
+  // Fast path: if nothing else in the warp can run, arrive and wait in one
+  // runtime call, and go on in this block when the barrier releases these
+  // lanes.
   Value *Others = B.CreateAnd(B.CreateLoad(I32, WaitingVar),
                               B.CreateNot(B.CreateOr(
                                   Parked, B.CreateLoad(I32, BlockedVar))));
-  BasicBlock *WaitHere = BasicBlock::Create(ML.Ctx, "bar.wait.here", Fn);
+  BasicBlock *WaitHere = BasicBlock::Create(ML.Ctx, "bar.sync", Fn);
   BasicBlock *Park = BasicBlock::Create(ML.Ctx, "bar.park", Fn);
   BasicBlock *Through = BasicBlock::Create(ML.Ctx, "bar.through", Fn);
   B.CreateCondBr(B.CreateAnd(B.CreateICmpEQ(Others, B.getInt32(0)),
                              B.CreateICmpEQ(Passing, B.getInt32(0))),
                  WaitHere, Park);
   B.SetInsertPoint(WaitHere);
-  Value *Got = B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_wait"),
-                            {runtimeArg()});
+  Value *Got = B.CreateCall(
+      ML.getRuntimeFunction("ptxjit_rt_bar_sync"),
+      {runtimeArg(), *Id, Count, Arriving, B.getInt32(Reduction), Pred, Line});
   B.CreateStore(B.CreateAnd(Parked, B.CreateNot(Got)), ParkedVar);
   Value *All = B.CreateICmpEQ(Got, Arriving);
   BasicBlock *Partial = BasicBlock::Create(ML.Ctx, "bar.partial", Fn);
   B.CreateCondBr(All, Through, Partial);
-  // Some other lanes (parked earlier) came free too: let the dispatcher
-  // sort it out.
+  // Only some lanes came free: let the dispatcher sort it out.
   B.SetInsertPoint(Partial);
   B.CreateStore(B.CreateOr(B.CreateLoad(I32, ReleasedVar), Got), ReleasedVar);
   parkAndDispatch(Index, Mask);
+  // Other lanes of the warp can run: count the arrival and run them.
   B.SetInsertPoint(Park);
+  B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_arrive"),
+               {runtimeArg(), *Id, Count, Arriving, B.getInt32(1),
+                B.getInt32(Reduction), Pred, Line});
   parkAndDispatch(Index, Mask);
   B.SetInsertPoint(Through);
   B.CreateStore(Arriving, MaskVar);

@@ -54,6 +54,24 @@ extern "C" void ptxjit_rt_bar_arrive(void *Runtime, uint32_t Barrier,
   scheduler(Runtime).arrive(A);
 }
 
+extern "C" uint32_t ptxjit_rt_bar_sync(void *Runtime, uint32_t Barrier,
+                                       uint32_t Count, uint32_t Lanes,
+                                       uint32_t Reduction, uint32_t Predicate,
+                                       uint32_t Line) {
+  BarrierArrival A;
+  A.Barrier = Barrier;
+  A.ThreadCount = Count;
+  A.Lanes = Lanes;
+  A.Reduction = static_cast<BarrierReduction>(Reduction);
+  A.Predicate = Predicate;
+  A.Where = lineText(Line);
+  CTAScheduler &S = scheduler(Runtime);
+  S.arrive(A);
+  // All released lanes, also ones parked at earlier barriers: the warp must
+  // learn of every lane it can run again.
+  return S.wait();
+}
+
 extern "C" uint32_t ptxjit_rt_bar_wait(void *Runtime) {
   return scheduler(Runtime).wait();
 }
@@ -72,6 +90,7 @@ std::vector<std::pair<std::string, void *>> runtime::getRuntimeSymbols() {
   return {
       {"ptxjit_rt_bar_arrive", reinterpret_cast<void *>(&ptxjit_rt_bar_arrive)},
       {"ptxjit_rt_bar_wait", reinterpret_cast<void *>(&ptxjit_rt_bar_wait)},
+      {"ptxjit_rt_bar_sync", reinterpret_cast<void *>(&ptxjit_rt_bar_sync)},
       {"ptxjit_rt_bar_result", reinterpret_cast<void *>(&ptxjit_rt_bar_result)},
       {"ptxjit_rt_exit_lanes", reinterpret_cast<void *>(&ptxjit_rt_exit_lanes)},
       {"ptxjit_rt_yield", reinterpret_cast<void *>(&ptxjit_rt_yield)},

@@ -78,6 +78,11 @@ void ptxjit_rt_bar_arrive(void *Runtime, uint32_t Barrier, uint32_t Count,
                           uint32_t Lanes, uint32_t Wait, uint32_t Reduction,
                           uint32_t Predicate, uint32_t Line);
 uint32_t ptxjit_rt_bar_wait(void *Runtime);
+/// Arrive (waiting) and wait; returns every lane of the warp released since
+/// the last wait, these or ones parked before.
+uint32_t ptxjit_rt_bar_sync(void *Runtime, uint32_t Barrier, uint32_t Count,
+                            uint32_t Lanes, uint32_t Reduction,
+                            uint32_t Predicate, uint32_t Line);
 uint32_t ptxjit_rt_bar_result(void *Runtime, uint32_t Barrier);
 void ptxjit_rt_exit_lanes(void *Runtime, uint32_t Lanes);
 void ptxjit_rt_yield(void *Runtime);
