@@ -806,8 +806,23 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     Value *Ones = B.CreateSub(B.CreateShl(C(1), W), C(1));
     return Result(B.CreateTrunc(B.CreateShl(Ones, A), Ty));
   }
-  case Opcode::Fns:
-    return FL.error(I, "fns is not supported yet");
+  case Opcode::Fns: {
+    if (Error E = Read(1, ScalarType::B32))
+      return E;
+    // Rare: computed lane by lane by the runtime, as the ISA states it.
+    Value *Ms = FL.widen(S[0]), *Bs = FL.widen(S[1]), *Os = FL.widen(S[2]);
+    AllocaInst *Out = FL.createTemporary(FL.getVectorType(B.getInt32Ty()));
+    FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
+      Value *R = B.CreateCall(FL.ML.getRuntimeFunction("ptxjit_rt_fns"),
+                              {B.CreateExtractElement(Ms, Lane),
+                               B.CreateExtractElement(Bs, Lane),
+                               B.CreateExtractElement(Os, Lane)});
+      Value *Old = B.CreateLoad(Out->getAllocatedType(), Out);
+      B.CreateStore(B.CreateInsertElement(Old, R, Lane), Out);
+    });
+    return FL.write(Ops[0], B.CreateLoad(Out->getAllocatedType(), Out),
+                    ScalarType::B32);
+  }
   case Opcode::Prmt: {
     if (Error E = Read(1, ScalarType::B32))
       return E;

@@ -64,6 +64,8 @@ FunctionCallee ModuleLowering::getRuntimeFunction(StringRef Name) {
     Ty = FunctionType::get(I32, {Ptr, I32}, false);
   else if (Name == "ptxjit_rt_exit_lanes")
     Ty = FunctionType::get(Void, {Ptr, I32}, false);
+  else if (Name == "ptxjit_rt_fns")
+    Ty = FunctionType::get(I32, {I32, I32, I32}, false);
   else if (Name == "ptxjit_rt_vprintf")
     Ty = FunctionType::get(I32, {I64, I64}, false);
   else if (Name == "ptxjit_rt_assertfail")

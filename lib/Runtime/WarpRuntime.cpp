@@ -95,6 +95,7 @@ std::vector<std::pair<std::string, void *>> runtime::getRuntimeSymbols() {
       {"ptxjit_rt_exit_lanes", reinterpret_cast<void *>(&ptxjit_rt_exit_lanes)},
       {"ptxjit_rt_yield", reinterpret_cast<void *>(&ptxjit_rt_yield)},
       {"ptxjit_rt_vprintf", reinterpret_cast<void *>(&ptxjit_rt_vprintf)},
+      {"ptxjit_rt_fns", reinterpret_cast<void *>(&ptxjit_rt_fns)},
       {"ptxjit_rt_assertfail", reinterpret_cast<void *>(&ptxjit_rt_assertfail)},
   };
 }

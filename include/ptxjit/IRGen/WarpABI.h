@@ -86,6 +86,8 @@ uint32_t ptxjit_rt_bar_sync(void *Runtime, uint32_t Barrier, uint32_t Count,
 uint32_t ptxjit_rt_bar_result(void *Runtime, uint32_t Barrier);
 void ptxjit_rt_exit_lanes(void *Runtime, uint32_t Lanes);
 void ptxjit_rt_yield(void *Runtime);
+/// fns.b32, lane by lane.
+uint32_t ptxjit_rt_fns(uint32_t Mask, uint32_t Base, int32_t Offset);
 /// Device printf and assert (any kernel).
 int32_t ptxjit_rt_vprintf(uint64_t Format, uint64_t Args);
 void ptxjit_rt_assertfail(uint64_t Message, uint64_t File, uint32_t Line,
