@@ -141,7 +141,7 @@ static Error lowerStore(FunctionLowering &FL, const ptx::Instruction &I) {
 
 static std::optional<AtomicRMWInst::BinOp> atomicOp(const ptx::Instruction &I,
                                                     ScalarType T) {
-  bool Float = ptx::isFloat(T);
+  bool Float = ptx::isFloat(T) || ptx::getTypeKind(T) == ptx::TypeKind::Packed;
   bool Signed = ptx::isSigned(T);
   for (Modifier M : I.Modifiers) {
     switch (M) {
@@ -164,15 +164,50 @@ static std::optional<AtomicRMWInst::BinOp> atomicOp(const ptx::Instruction &I,
   return std::nullopt;
 }
 
+/// Half-precision atomics (f16, bf16 and their x2 pairs): a compare-and-swap
+/// loop on the bits, with the arithmetic in the half type.
+static Value *halfAtomic(FunctionLowering &FL, AtomicRMWInst::BinOp Op,
+                         ScalarType T, Value *P, Value *V,
+                         AtomicOrdering Ordering) {
+  IRBuilder<> &B = FL.B;
+  Type *IntTy = V->getType();
+  Type *ArithTy = getArithType(FL, T, /*Vector=*/false);
+  unsigned Size = IntTy->getPrimitiveSizeInBits() / 8;
+  Function *Fn = B.GetInsertBlock()->getParent();
+  BasicBlock *Pre = B.GetInsertBlock();
+  LoadInst *Init = B.CreateLoad(IntTy, P);
+  Init->setAtomic(AtomicOrdering::Monotonic);
+  Init->setAlignment(Align(Size));
+  BasicBlock *Loop = BasicBlock::Create(B.getContext(), "half.cas", Fn);
+  BasicBlock *Done = BasicBlock::Create(B.getContext(), "half.done", Fn);
+  B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *Cur = B.CreatePHI(IntTy, 2);
+  Cur->addIncoming(Init, Pre);
+  Value *A = B.CreateBitCast(Cur, ArithTy), *X = B.CreateBitCast(V, ArithTy);
+  Value *R = Op == AtomicRMWInst::FAdd ? B.CreateFAdd(A, X)
+             : Op == AtomicRMWInst::FMin
+                 ? B.CreateBinaryIntrinsic(Intrinsic::minimumnum, A, X)
+                 : B.CreateBinaryIntrinsic(Intrinsic::maximumnum, A, X);
+  Value *New = B.CreateBitCast(R, IntTy);
+  auto *CX = B.CreateAtomicCmpXchg(P, Cur, New, MaybeAlign(Size), Ordering,
+                                   AtomicOrdering::Monotonic);
+  Value *Seen = B.CreateExtractValue(CX, 0);
+  Cur->addIncoming(Seen, Loop);
+  B.CreateCondBr(B.CreateExtractValue(CX, 1), Done, Loop);
+  B.SetInsertPoint(Done);
+  return Cur;
+}
+
 static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
   IRBuilder<> &B = FL.B;
   ScalarType T = I.getType();
   bool IsRed = I.Op == Opcode::Red;
   unsigned AddrIdx = IsRed ? 0 : 1;
-  if (T == ScalarType::F16x2 || T == ScalarType::BF16x2 ||
-      T == ScalarType::F16 || T == ScalarType::BF16 || I.VectorWidth != 1)
-    return FL.error(I, "atomics on half-precision or vector types are not "
-                       "supported yet");
+  bool Half = T == ScalarType::F16x2 || T == ScalarType::BF16x2 ||
+              T == ScalarType::F16 || T == ScalarType::BF16;
+  if (I.VectorWidth != 1)
+    return FL.error(I, "vector atomics are not supported yet");
   Expected<LaneValue> Addr = FL.getAddress(I.Operands[AddrIdx], I.Space);
   if (!Addr)
     return Addr.takeError();
@@ -187,6 +222,11 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
       return Swap.takeError();
   }
   std::optional<AtomicRMWInst::BinOp> Op = atomicOp(I, T);
+  if (Half && (IsCas || !Op ||
+               (*Op != AtomicRMWInst::FAdd && *Op != AtomicRMWInst::FMin &&
+                *Op != AtomicRMWInst::FMax)))
+    return FL.error(I, "this atomic operation on half precision is not "
+                       "supported");
   if (!IsCas && !Op)
     return FL.error(I, "unknown atomic operation");
   Type *Elt = FL.getLaneType(T);
@@ -197,7 +237,9 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
     Value *P = B.CreateIntToPtr(laneOf(B, Addr->V, Lane), B.getPtrTy());
     Value *V = laneOf(B, Val->V, Lane);
     Value *Result;
-    if (IsCas) {
+    if (Half) {
+      Result = halfAtomic(FL, *Op, T, P, V, Ordering);
+    } else if (IsCas) {
       Value *Cmp = V, *New = laneOf(B, Swap->V, Lane);
       if (Elt->isFloatingPointTy()) {
         Type *IntTy = B.getIntNTy(Size * 8);
