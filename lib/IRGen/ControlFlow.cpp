@@ -61,7 +61,7 @@ void FunctionLowering::emitStop() {
   B.CreateRet(All);
 }
 
-void FunctionLowering::emitBackEdgeChecks() {
+void FunctionLowering::emitBackEdgeChecks(unsigned Target) {
   Value *Flag = B.CreateLoad(B.getInt8Ty(),
                              getContextField(WCF_Cancel, B.getPtrTy()),
                              /*isVolatile=*/true);
@@ -81,8 +81,9 @@ void FunctionLowering::emitBackEdgeChecks() {
   B.CreateStore(B.CreateSelect(Due, B.getInt32(0), Count), BackEdgeVar);
   B.CreateCondBr(Due, Rotate, Cont);
   B.SetInsertPoint(Rotate);
-  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
-  B.CreateStore(B.CreateICmpNE(Waiting, B.getInt32(0)), RotateVar);
+  // Next time the dispatcher picks, it takes the group after this one in
+  // block order (round robin), so every waiting group gets its turn.
+  B.CreateStore(B.getInt32(CFG.Blocks[Target].RPONumber), RotateVar);
   if (usesBarriers())
     B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_yield"), {runtimeArg()});
   B.CreateBr(Cont);
@@ -101,7 +102,7 @@ void FunctionLowering::parkAndDispatch(unsigned Target, Value *Lanes) {
 
 void FunctionLowering::transition(unsigned Target, Value *LaneMask) {
   if (CFG.Blocks[Target].RPONumber <= CFG.Blocks[CurBlock].RPONumber)
-    emitBackEdgeChecks();
+    emitBackEdgeChecks(Target);
   B.CreateStore(LaneMask, MaskVar);
   Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
   BasicBlock *Slow = BasicBlock::Create(ML.Ctx, "to.dispatch", Fn);
@@ -127,7 +128,7 @@ void FunctionLowering::branchDivergent(Value *Taken, unsigned TakenBlock,
   transition(NotTakenBlock, Mask);
   B.SetInsertPoint(Split);
   if (CFG.Blocks[TakenBlock].RPONumber <= CFG.Blocks[CurBlock].RPONumber)
-    emitBackEdgeChecks();
+    emitBackEdgeChecks(TakenBlock);
   Value *NotTaken = B.CreateAnd(Mask, B.CreateNot(Taken));
   Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
   Next = B.CreateSelect(
@@ -184,20 +185,24 @@ void FunctionLowering::emitDispatcher() {
   BasicBlock *Stall = BasicBlock::Create(ML.Ctx, "dispatch.stall", Fn);
   B.CreateCondBr(B.CreateICmpNE(Runnable, B.getInt32(0)), Pick, Stall);
 
-  // The runnable group at the lowest block (or, to let spinning lanes make
-  // progress, once in a while the highest).
+  // The runnable group at the lowest block; after a group looped for a
+  // while, the group at the next block after it (wrapping around), so that
+  // lanes spinning on a flag let the others run.
   B.SetInsertPoint(Pick);
   Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
   Value *RunVec = maskToVector(Runnable);
-  Value *Rotate = B.CreateLoad(B.getInt1Ty(), RotateVar);
-  B.CreateStore(B.getFalse(), RotateVar);
-  Value *Lowest = B.CreateIntrinsic(
-      Intrinsic::vector_reduce_umin, {Next->getType()},
-      {B.CreateSelect(RunVec, Next, splat(B.getInt32(~0u)))});
-  Value *Highest = B.CreateIntrinsic(
-      Intrinsic::vector_reduce_umax, {Next->getType()},
-      {B.CreateSelect(RunVec, Next, splat(B.getInt32(0)))});
-  Value *Chosen = B.CreateSelect(Rotate, Highest, Lowest);
+  Value *After = B.CreateLoad(I32, RotateVar);
+  B.CreateStore(B.getInt32(~0u), RotateVar);
+  Value *None = splat(B.getInt32(~0u));
+  Value *Lowest = B.CreateIntrinsic(Intrinsic::vector_reduce_umin,
+                                    {Next->getType()},
+                                    {B.CreateSelect(RunVec, Next, None)});
+  Value *Later = B.CreateAnd(RunVec, B.CreateICmpUGT(Next, splat(After)));
+  Value *NextUp = B.CreateIntrinsic(Intrinsic::vector_reduce_umin,
+                                    {Next->getType()},
+                                    {B.CreateSelect(Later, Next, None)});
+  Value *Chosen = B.CreateSelect(
+      B.CreateICmpEQ(NextUp, B.getInt32(~0u)), Lowest, NextUp);
   Value *Group = B.CreateAnd(
       B.CreateBitCast(B.CreateICmpEQ(Next, splat(Chosen)), I32), Runnable);
   B.CreateStore(Group, MaskVar);

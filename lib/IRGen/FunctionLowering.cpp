@@ -803,7 +803,7 @@ Error FunctionLowering::lower() {
   ParkedVar = B.CreateAlloca(I32, nullptr, "parked");
   ReleasedVar = B.CreateAlloca(I32, nullptr, "released");
   BackEdgeVar = B.CreateAlloca(I32, nullptr, "backedges");
-  RotateVar = B.CreateAlloca(B.getInt1Ty(), nullptr, "rotate");
+  RotateVar = B.CreateAlloca(I32, nullptr, "rotate.after");
   NextVar = B.CreateAlloca(getVectorType(I32), nullptr, "next");
   declareRegisters();
   declareVariables();
@@ -820,7 +820,7 @@ Error FunctionLowering::lower() {
   for (AllocaInst *V : {WaitingVar, BlockedVar, ParkedVar, ReleasedVar,
                         BackEdgeVar})
     B.CreateStore(B.getInt32(0), V);
-  B.CreateStore(B.getFalse(), RotateVar);
+  B.CreateStore(B.getInt32(~0u), RotateVar);
   B.CreateStore(Constant::getNullValue(getVectorType(I32)), NextVar);
   if (!F.IsEntry) {
     // .reg parameters arrive as lane-major storage like .param ones.

@@ -75,14 +75,29 @@ FunctionCallee ModuleLowering::getRuntimeFunction(StringRef Name) {
   return LM.getOrInsertFunction(Name, Ty);
 }
 
-static bool usesCTABarriers(const ptx::Module &M, const ptx::Function &Kernel) {
+/// Kernels whose warps may wait for each other run their warps as fibers:
+/// those with CTA barriers, and those that read memory other warps write
+/// while they run (volatile, relaxed or acquire loads, atomics), since a
+/// warp may spin until another one writes.
+static bool needsFibers(const ptx::Module &M, const ptx::Function &Kernel) {
+  using ptx::Modifier;
+  using ptx::Opcode;
   for (const ptx::Function *F : ptx::getCallees(M, Kernel))
-    for (const ptx::Statement &S : F->Body)
-      if (S.Kind == ptx::Statement::Inst &&
-          (S.Instr.Op == ptx::Opcode::Bar ||
-           S.Instr.Op == ptx::Opcode::Barrier) &&
-          !S.Instr.hasModifier(ptx::Modifier::Warp))
+    for (const ptx::Statement &S : F->Body) {
+      if (S.Kind != ptx::Statement::Inst)
+        continue;
+      const ptx::Instruction &I = S.Instr;
+      if ((I.Op == Opcode::Bar || I.Op == Opcode::Barrier) &&
+          !I.hasModifier(Modifier::Warp))
         return true;
+      if (I.Op == Opcode::Atom)
+        return true;
+      if (I.Op == Opcode::Ld &&
+          (I.hasModifier(Modifier::Volatile) ||
+           I.hasModifier(Modifier::Relaxed) ||
+           I.hasModifier(Modifier::Acquire)))
+        return true;
+    }
   return false;
 }
 
@@ -280,7 +295,7 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
                              "no kernel named '%s'", Kernel.str().c_str());
   auto LM = std::make_unique<Module>("ptx." + Kernel.str(), Ctx);
   ModuleLowering ML(M, *LM, Shape);
-  ML.UsesBarriers = usesCTABarriers(M, *F);
+  ML.UsesBarriers = needsFibers(M, *F);
   if (Error E = ML.lowerGlobals(*F))
     return std::move(E);
   Expected<Function *> Fn = ML.emitKernel(*F);

@@ -176,7 +176,7 @@ private:
   void parkAndDispatch(unsigned Target, llvm::Value *Lanes);
   /// Checks the cancel flag and counts backward branches (forward progress
   /// of divergent spin loops; yielding to other warps).
-  void emitBackEdgeChecks();
+  void emitBackEdgeChecks(unsigned Target);
   /// The warp stops (trap, cancel, deadlock): every lane leaves.
   void emitStop();
   /// Sync points: the prologue that waits for the other lanes.
@@ -203,7 +203,8 @@ private:
   llvm::AllocaInst *ParkedVar = nullptr;   ///< i32 lanes waiting at a CTA barrier
   llvm::AllocaInst *ReleasedVar = nullptr; ///< i32 lanes a CTA barrier released
   llvm::AllocaInst *BackEdgeVar = nullptr; ///< i32 backward branches while split
-  llvm::AllocaInst *RotateVar = nullptr;   ///< i1 dispatch the furthest group
+  llvm::AllocaInst *RotateVar = nullptr;   ///< i32 after a long loop: the
+                                           ///< block the looping group is at
   llvm::BasicBlock *StopBB = nullptr;
   unsigned CurBlock = 0;
   llvm::AllocaInst *ExitedVar = nullptr;  ///< device functions: lanes that exited

@@ -152,7 +152,9 @@ public:
       L.KernelName = K.Name;
       std::copy(Id, Id + 3, L.CTAId);
       L.Cancel = C.Cancel;
-      E = NumWarps == 1 ? Scheduler.runWithoutBarriers(L) : Scheduler.run(L);
+      // Even one warp runs as a fiber: its lanes may wait at different
+      // barriers, a deadlock the scheduler must see to report it.
+      E = Scheduler.run(L);
     }
     // A warp that stopped says why; that is the more precise report.
     for (unsigned W = 0; W != NumWarps; ++W)

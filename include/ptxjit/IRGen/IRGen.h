@@ -37,6 +37,8 @@ struct KernelLayout {
   uint64_t StaticSharedSize = 0;
   /// Where dynamic (extern) shared memory starts.
   uint64_t DynamicSharedOffset = 0;
+  /// The warps run as fibers: the kernel has CTA barriers, or its warps may
+  /// wait for each other through memory.
   bool UsesCTABarriers = false;
   /// The kernel's .reqntid and .maxntid (0 where absent): a launch that
   /// does not fit them is rejected, as on a GPU.
