@@ -285,21 +285,10 @@ Error FunctionLowering::lowerTerminator(unsigned Index,
     return FallThrough();
   CurInst = Last;
   Value *Mask = getMask();
-  Value *Active = Mask;
-  if (!Last->GuardPredicate.empty()) {
-    Operand G;
-    G.Kind = Operand::Register;
-    G.Name = Last->GuardPredicate;
-    G.Negated = Last->GuardNegated;
-    G.Loc = Last->Loc;
-    Expected<LaneValue> P = read(G, ScalarType::Pred);
-    if (!P)
-      return P.takeError();
-    Value *Bits = P->isScalar()
-                      ? B.CreateSelect(P->V, B.getInt32(~0u), B.getInt32(0))
-                      : B.CreateBitCast(P->V, B.getInt32Ty());
-    Active = B.CreateAnd(Mask, Bits);
-  }
+  Expected<Value *> Guarded = guardedMask(*Last, Mask);
+  if (!Guarded)
+    return Guarded.takeError();
+  Value *Active = *Guarded;
   InstMask = Active;
   switch (Last->Op) {
   case Opcode::Bra: {

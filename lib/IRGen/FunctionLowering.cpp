@@ -134,6 +134,26 @@ uint64_t FunctionLowering::getParamBufferSize() const {
   return layoutKernelParams(F, Offsets);
 }
 
+Value *FunctionLowering::predicateBits(const LaneValue &P) {
+  return P.isScalar() ? B.CreateSelect(P.V, B.getInt32(~0u), B.getInt32(0))
+                      : B.CreateBitCast(P.V, B.getInt32Ty());
+}
+
+Expected<Value *> FunctionLowering::guardedMask(const ptx::Instruction &I,
+                                                Value *Mask) {
+  if (I.GuardPredicate.empty())
+    return Mask;
+  Operand G;
+  G.Kind = Operand::Register;
+  G.Name = I.GuardPredicate;
+  G.Negated = I.GuardNegated;
+  G.Loc = I.Loc;
+  Expected<LaneValue> P = read(G, ScalarType::Pred);
+  if (!P)
+    return P.takeError();
+  return B.CreateAnd(Mask, predicateBits(*P));
+}
+
 Value *FunctionLowering::getLocalFrames() {
   if (!LocalFrame)
     return nullptr;
@@ -737,22 +757,10 @@ void FunctionLowering::storeLanes(const LaneValue &Addr, Value *Val,
 
 Error FunctionLowering::lowerInstruction(const ptx::Instruction &I) {
   CurInst = &I;
-  Value *Mask = getMask();
-  InstMask = Mask;
-  if (!I.GuardPredicate.empty()) {
-    Operand G;
-    G.Kind = Operand::Register;
-    G.Name = I.GuardPredicate;
-    G.Negated = I.GuardNegated;
-    G.Loc = I.Loc;
-    Expected<LaneValue> P = read(G, ScalarType::Pred);
-    if (!P)
-      return P.takeError();
-    Value *Bits = P->isScalar()
-                      ? B.CreateSelect(P->V, B.getInt32(~0u), B.getInt32(0))
-                      : B.CreateBitCast(P->V, B.getInt32Ty());
-    InstMask = B.CreateAnd(Mask, Bits);
-  }
+  Expected<Value *> Active = guardedMask(I, getMask());
+  if (!Active)
+    return Active.takeError();
+  InstMask = *Active;
   const ptx::OpcodeInfo &Info = ptx::getOpcodeInfo(I.Op);
   if (Info.Flags & ptx::OpUnsupported)
     return error(I, "instruction '" + Info.Spelling + "' is not supported yet");

@@ -93,6 +93,11 @@ public:
 
   /// The active lanes of the current block (i32).
   llvm::Value *getMask();
+  /// Mask restricted to the lanes whose guard predicate holds.
+  llvm::Expected<llvm::Value *> guardedMask(const ptx::Instruction &I,
+                                            llvm::Value *Mask);
+  /// A predicate as a lane mask (i32).
+  llvm::Value *predicateBits(const LaneValue &P);
   /// The lanes the current instruction applies to (guard included), i32.
   llvm::Value *getInstMask() { return InstMask; }
   llvm::Value *maskToVector(llvm::Value *Mask);

@@ -136,9 +136,7 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index, const ptx::Instruction &I
     Expected<LaneValue> P = read(I.Operands[NumOps - 1], ScalarType::Pred);
     if (!P)
       return P.takeError();
-    Value *Bits = P->isScalar()
-                      ? B.CreateSelect(P->V, B.getInt32(~0u), B.getInt32(0))
-                      : B.CreateBitCast(P->V, I32);
+    Value *Bits = predicateBits(*P);
     Pred = B.CreateAnd(Bits, Arriving);
   }
   Value *Line = B.getInt32(getLine(I.Loc));
@@ -239,9 +237,7 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
     Expected<LaneValue> P = read(I.Operands[1], ScalarType::Pred);
     if (!P)
       return P.takeError();
-    Value *Bits = P->isScalar()
-                      ? B.CreateSelect(P->V, B.getInt32(~0u), B.getInt32(0))
-                      : B.CreateBitCast(P->V, I32);
+    Value *Bits = predicateBits(*P);
     Bits = B.CreateAnd(Bits, Active);
     if (I.hasModifier(Modifier::Ballot))
       return write(I.Operands[0], Bits, ScalarType::B32);
