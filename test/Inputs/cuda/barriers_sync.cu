@@ -92,3 +92,27 @@ extern "C" __global__ void warpsExit(const unsigned *in, unsigned *out,
   __syncthreads();
   out[g] = s[t ^ 1] + 1;
 }
+
+// Producer/consumer with named barriers through inline PTX: warp 0 fills a
+// buffer and signals with bar.arrive, warp 1 waits with bar.sync, 8 rounds;
+// barrier 2 tells the producer the buffer is free again. out[t] = what
+// thread t summed (consumers) or wrote (producers).
+extern "C" __global__ void namedProducerConsumer(unsigned *out) {
+  __shared__ unsigned buf[32];
+  unsigned t = threadIdx.x, lane = t % 32, acc = 0;
+  for (unsigned r = 0; r < 8; ++r) {
+    if (t < 32) {
+      if (r > 0)
+        asm volatile("bar.sync 2, 64;" ::: "memory");
+      buf[lane] = r * 100 + lane;
+      acc += r * 100 + lane;
+      asm volatile("bar.arrive 1, 64;" ::: "memory");
+    } else {
+      asm volatile("bar.sync 1, 64;" ::: "memory");
+      acc += buf[(lane + r) % 32];
+      if (r < 7)
+        asm volatile("bar.arrive 2, 64;" ::: "memory");
+    }
+  }
+  out[blockIdx.x * blockDim.x + t] = acc;
+}
