@@ -1,6 +1,7 @@
 //===- IRGen.cpp - Module-level lowering: globals, layout, functions ------===//
 
 #include "Lowering.h"
+#include "RegisterWebs.h"
 #include "ptxjit/IRGen/WarpABI.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "llvm/IR/Module.h"
@@ -259,6 +260,16 @@ ModuleLowering::getDeviceFunction(const ptx::Function &F) {
   return Fn;
 }
 
+Error ModuleLowering::lowerFunction(const ptx::Function &F, Function *Fn) {
+  Expected<PTXCFG> CFG = PTXCFG::build(PM, F);
+  if (!CFG)
+    return CFG.takeError();
+  // Reused registers become one register per web before the analysis.
+  ptx::Function Split = splitRegisterWebs(F, *CFG, Alloc);
+  FunctionLowering FL(*this, Split, Fn, std::move(*CFG));
+  return FL.lower();
+}
+
 Expected<Function *> ModuleLowering::emitKernel(const ptx::Function &F) {
   Type *Ptr = PointerType::getUnqual(Ctx);
   auto *Ty = FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false);
@@ -266,20 +277,12 @@ Expected<Function *> ModuleLowering::emitKernel(const ptx::Function &F) {
                                   F.Name + ".warp", LM);
   Fn->getArg(0)->setName("params");
   Fn->getArg(1)->setName("warp");
-  Expected<PTXCFG> CFG = PTXCFG::build(PM, F);
-  if (!CFG)
-    return CFG.takeError();
-  FunctionLowering FL(*this, F, Fn, std::move(*CFG));
-  if (Error E = FL.lower())
+  if (Error E = lowerFunction(F, Fn))
     return std::move(E);
   while (!Pending.empty()) {
     const ptx::Function *DF = Pending.back();
     Pending.pop_back();
-    Expected<PTXCFG> DCFG = PTXCFG::build(PM, *DF);
-    if (!DCFG)
-      return DCFG.takeError();
-    FunctionLowering DFL(*this, *DF, DeviceFunctions[DF], std::move(*DCFG));
-    if (Error E = DFL.lower())
+    if (Error E = lowerFunction(*DF, DeviceFunctions[DF]))
       return std::move(E);
   }
   return Fn;

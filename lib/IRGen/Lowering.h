@@ -48,6 +48,10 @@ public:
   std::vector<const ptx::Function *> Pending;
 
   llvm::Error makeError(llvm::SMLoc Loc, const llvm::Twine &Msg) const;
+  /// Lowers the body of F into Fn.
+  llvm::Error lowerFunction(const ptx::Function &F, llvm::Function *Fn);
+  /// Storage for renamed operands (RegisterWebs).
+  llvm::BumpPtrAllocator Alloc;
   /// Declares a runtime entry point (see WarpABI.h).
   llvm::FunctionCallee getRuntimeFunction(llvm::StringRef Name);
 
