@@ -79,16 +79,25 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index, const ptx::Instruction &I
         Blocked, B.CreateBitCast(B.CreateICmpEQ(Next, Here), I32));
     Value *Group = B.CreateOr(Mask, AtHere);
     Value *Live = B.CreateOr(Mask, Waiting);
-    Value *Member = Mask;
+    Value *Complete;
     int MaskOp = memberMaskOperand(I);
-    if (MaskOp >= 0) {
-      Expected<Value *> M = readUniform(*this, I.Operands[MaskOp], Mask);
-      if (!M)
-        return M.takeError();
-      Member = *M;
+    Expected<LaneValue> M = MaskOp >= 0
+                                ? read(I.Operands[MaskOp], ScalarType::B32)
+                                : LaneValue{Mask, Shape::uniform()};
+    if (!M)
+      return M.takeError();
+    if (M->isScalar()) {
+      Value *Required = B.CreateAnd(M->V, Live);
+      Complete = B.CreateICmpEQ(B.CreateAnd(Group, Required), Required);
+    } else {
+      // Lanes may name different masks (tiled partitions): every lane of
+      // the group needs the live lanes of its own mask.
+      Value *Missing = B.CreateAnd(B.CreateAnd(M->V, splat(Live)),
+                                   splat(B.CreateNot(Group)));
+      Value *Bad = B.CreateAnd(B.CreateICmpNE(Missing, splat(B.getInt32(0))),
+                               maskToVector(Group));
+      Complete = B.CreateNot(B.CreateOrReduce(Bad));
     }
-    Value *Required = B.CreateAnd(Member, Live);
-    Value *Complete = B.CreateICmpEQ(B.CreateAnd(Group, Required), Required);
     BasicBlock *Go = BasicBlock::Create(ML.Ctx, "sync.go", Fn);
     BasicBlock *Wait = BasicBlock::Create(ML.Ctx, "sync.wait", Fn);
     B.CreateCondBr(Complete, Go, Wait);
@@ -184,6 +193,27 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index, const ptx::Instruction &I
   return Error::success();
 }
 
+/// One step of a reduction: the operation of a vector.reduce intrinsic
+/// applied to two values.
+static Value *combineReduction(IRBuilder<> &B, Intrinsic::ID ID,
+                               ArrayRef<Value *> Pair) {
+  Value *X = Pair[0], *Y = Pair[1];
+  switch (ID) {
+  case Intrinsic::vector_reduce_add: return B.CreateAdd(X, Y);
+  case Intrinsic::vector_reduce_and: return B.CreateAnd(X, Y);
+  case Intrinsic::vector_reduce_or: return B.CreateOr(X, Y);
+  case Intrinsic::vector_reduce_xor: return B.CreateXor(X, Y);
+  case Intrinsic::vector_reduce_smin:
+    return B.CreateBinaryIntrinsic(Intrinsic::smin, X, Y);
+  case Intrinsic::vector_reduce_umin:
+    return B.CreateBinaryIntrinsic(Intrinsic::umin, X, Y);
+  case Intrinsic::vector_reduce_smax:
+    return B.CreateBinaryIntrinsic(Intrinsic::smax, X, Y);
+  default:
+    return B.CreateBinaryIntrinsic(Intrinsic::umax, X, Y);
+  }
+}
+
 /// shfl: the source lane of each lane, and whether it was in range.
 static void shuffleSource(IRBuilder<> &B, Modifier Mode, Value *Lane,
                           Value *BVal, Value *CVal, Value *&Src,
@@ -219,13 +249,20 @@ static void shuffleSource(IRBuilder<> &B, Modifier Mode, Value *Lane,
 
 Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
   Type *I32 = B.getInt32Ty();
+  // The lanes each lane computes with: its member mask among the running
+  // lanes. Active when all lanes name one mask; PerLane (a vector) when
+  // they differ, as with tiled partitions.
   Value *Active = InstMask;
+  Value *PerLane = nullptr;
   int MaskOp = memberMaskOperand(I);
   if (MaskOp >= 0 && I.Op != Opcode::Bar && I.Op != Opcode::Barrier) {
-    Expected<Value *> M = readUniform(*this, I.Operands[MaskOp], Active);
+    Expected<LaneValue> M = read(I.Operands[MaskOp], ScalarType::B32);
     if (!M)
       return M.takeError();
-    Active = B.CreateAnd(Active, *M);
+    if (M->isScalar())
+      Active = B.CreateAnd(Active, M->V);
+    else
+      PerLane = B.CreateAnd(M->V, splat(InstMask));
   }
   switch (I.Op) {
   case Opcode::Activemask:
@@ -237,18 +274,19 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
     Expected<LaneValue> P = read(I.Operands[1], ScalarType::Pred);
     if (!P)
       return P.takeError();
+    Value *Part = PerLane ? PerLane : Active;
     Value *Bits = predicateBits(*P);
-    Bits = B.CreateAnd(Bits, Active);
+    Bits = B.CreateAnd(PerLane ? splat(Bits) : Bits, Part);
+    Value *Zero = PerLane ? splat(B.getInt32(0)) : B.getInt32(0);
     if (I.hasModifier(Modifier::Ballot))
       return write(I.Operands[0], Bits, ScalarType::B32);
     Value *R;
     if (I.hasModifier(Modifier::All))
-      R = B.CreateICmpEQ(Bits, Active);
+      R = B.CreateICmpEQ(Bits, Part);
     else if (I.hasModifier(Modifier::Any))
-      R = B.CreateICmpNE(Bits, B.getInt32(0));
+      R = B.CreateICmpNE(Bits, Zero);
     else // uni
-      R = B.CreateOr(B.CreateICmpEQ(Bits, B.getInt32(0)),
-                     B.CreateICmpEQ(Bits, Active));
+      R = B.CreateOr(B.CreateICmpEQ(Bits, Zero), B.CreateICmpEQ(Bits, Part));
     return write(I.Operands[0], R, ScalarType::Pred);
   }
   case Opcode::Redux: {
@@ -276,6 +314,22 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
     } else {
       ID = Intrinsic::vector_reduce_xor, Identity = 0;
     }
+    if (PerLane) {
+      // Each lane reduces over its own mask: lane K's value goes to the
+      // lanes whose mask names K.
+      Value *Acc = splat(B.getInt32(Identity));
+      for (unsigned K = 0; K != Lanes; ++K) {
+        Value *Named = B.CreateICmpNE(
+            B.CreateAnd(PerLane, splat(B.getInt32(1u << K))),
+            splat(B.getInt32(0)));
+        Value *Contrib = B.CreateSelect(
+            Named, splat(B.CreateExtractElement(V, K)),
+            splat(B.getInt32(Identity)));
+        Value *Pair[] = {Acc, Contrib};
+        Acc = combineReduction(B, ID, Pair);
+      }
+      return write(I.Operands[0], Acc, T);
+    }
     Value *In = B.CreateSelect(On, V, splat(B.getInt32(Identity)));
     Value *R = B.CreateIntrinsic(ID, {In->getType()}, {In});
     return write(I.Operands[0], R, T);
@@ -287,7 +341,7 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
       return A.takeError();
     const Operand &Dst = I.Operands[0];
     const Operand &D = Dst.Kind == Operand::PredPair ? Dst.Elements[0] : Dst;
-    if (I.hasModifier(Modifier::All)) {
+    if (I.hasModifier(Modifier::All) && !PerLane) {
       Value *First = B.CreateIntrinsic(Intrinsic::cttz, {I32},
                                        {Active, B.getFalse()});
       Value *V = widen(A->V);
@@ -302,21 +356,33 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
         return write(Dst.Elements[1], AllSame, ScalarType::Pred);
       return Error::success();
     }
-    // match.any: for each lane, the active lanes holding the same value.
-    if (A->isScalar())
-      return write(D, Active, ScalarType::B32);
-    Value *V = A->V;
-    Value *Result = splat(B.getInt32(0));
-    for (unsigned K = 0; K != Lanes; ++K) {
-      Value *Eq = B.CreateICmpEQ(V, splat(B.CreateExtractElement(V, K)));
-      Value *InActive = B.CreateICmpNE(
-          B.CreateAnd(Active, B.getInt32(1u << K)), B.getInt32(0));
-      Value *Bit = B.CreateSelect(B.CreateAnd(Eq, splat(InActive)),
-                                  splat(B.getInt32(1u << K)),
-                                  splat(B.getInt32(0)));
-      Result = B.CreateOr(Result, Bit);
+    // match.any: for each lane, the lanes of its mask holding the same
+    // value. match.all with masks that differ between lanes: whether that
+    // set is the lane's whole mask.
+    Value *Part = PerLane ? PerLane : splat(Active);
+    Value *Result;
+    if (A->isScalar()) {
+      Result = Part;
+    } else {
+      Value *V = A->V;
+      Result = splat(B.getInt32(0));
+      for (unsigned K = 0; K != Lanes; ++K) {
+        Value *Eq = B.CreateICmpEQ(V, splat(B.CreateExtractElement(V, K)));
+        Value *Bit = B.CreateSelect(Eq, splat(B.getInt32(1u << K)),
+                                    splat(B.getInt32(0)));
+        Result = B.CreateOr(Result, Bit);
+      }
+      Result = B.CreateAnd(Result, Part);
     }
-    return write(D, Result, ScalarType::B32);
+    if (!I.hasModifier(Modifier::All))
+      return write(D, Result, ScalarType::B32);
+    Value *AllSame = B.CreateICmpEQ(Result, Part);
+    if (Error E = write(D, B.CreateSelect(AllSame, Part, splat(B.getInt32(0))),
+                        ScalarType::B32))
+      return E;
+    if (Dst.Kind == Operand::PredPair)
+      return write(Dst.Elements[1], AllSame, ScalarType::Pred);
+    return Error::success();
   }
   case Opcode::Shfl: {
     Modifier Mode = Modifier::Idx;
