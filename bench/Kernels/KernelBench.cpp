@@ -136,7 +136,8 @@ public:
     std::vector<uint8_t> Buf(L.ParamBufferSize + 16, 0);
     for (size_t I = 0; I != Args.size(); ++I) {
       uint64_t Size = F.Params[I].getSizeInBytes();
-      if (Size != Args[I].size() || L.ParamOffsets[I] + Size > L.ParamBufferSize)
+      if (Size != Args[I].size() ||
+          L.ParamOffsets[I] + Size > L.ParamBufferSize)
         return createStringError(
             inconvertibleErrorCode(),
             formatv("parameter {0} ('{1}') has {2} bytes at offset {3} of "
@@ -214,8 +215,11 @@ public:
     nativeVectorAdd(A.data(), B.data(), C.data(), N);
   }
   ParamList params() override {
-    return ParamList().addPtr(A.data()).addPtr(B.data()).addPtr(C.data()).addI32(
-        int32_t(N));
+    return ParamList()
+        .addPtr(A.data())
+        .addPtr(B.data())
+        .addPtr(C.data())
+        .addI32(int32_t(N));
   }
   Buffer<float> &output() override { return C; }
 
@@ -242,13 +246,14 @@ public:
     fillRandom(Y0, 4);
   }
   // y is updated in place: start every run from the same y.
-  void reset() override {
-    std::memcpy(Y.data(), Y0.data(), N * sizeof(float));
-  }
+  void reset() override { std::memcpy(Y.data(), Y0.data(), N * sizeof(float)); }
   void runNative() override { nativeSaxpy(N, Alpha, X.data(), Y.data()); }
   ParamList params() override {
-    return ParamList().addI32(int32_t(N)).addF32(Alpha).addPtr(X.data()).addPtr(
-        Y.data());
+    return ParamList()
+        .addI32(int32_t(N))
+        .addF32(Alpha)
+        .addPtr(X.data())
+        .addPtr(Y.data());
   }
   Buffer<float> &output() override { return Y; }
 
@@ -260,8 +265,8 @@ private:
 
 class SgemmBench : public PoisonedOutputBenchmark {
 public:
-  SgemmBench(StringRef BenchName, StringRef KernelName, int Dim,
-             uint32_t BX, uint32_t BY)
+  SgemmBench(StringRef BenchName, StringRef KernelName, int Dim, uint32_t BX,
+             uint32_t BY)
       : M(Dim), N(Dim), K(Dim) {
     Name = BenchName.str();
     Size = formatv("{0}x{1}x{2} b{3}x{4}", M, N, K, BX, BY);
@@ -472,8 +477,8 @@ void printHeader(raw_ostream &OS) {
 
 void printRow(raw_ostream &OS, const Row &R) {
   if (!R.Skipped.empty()) {
-    OS << formatv("{0,-14} {1,-22} {2,10:f2} {3,10:f2}  skipped: {4}\n",
-                  R.Name, R.Size, R.Native.Min, R.Native.Median, R.Skipped);
+    OS << formatv("{0,-14} {1,-22} {2,10:f2} {3,10:f2}  skipped: {4}\n", R.Name,
+                  R.Size, R.Native.Min, R.Native.Median, R.Skipped);
     return;
   }
   std::string MT = R.HasMultiThread ? formatv("{0:f2}", R.JITAll.Min).str()
@@ -591,7 +596,8 @@ private:
     if (!OK || NoMultiThread)
       return OK;
 
-    Expected<Timing> All = measure([&] { B.reset(); }, [&] { return Launch(0); });
+    Expected<Timing> All =
+        measure([&] { B.reset(); }, [&] { return Launch(0); });
     if (!All) {
       R.Check += "; all cores: " + errorText(All.takeError());
       return false;
@@ -644,12 +650,12 @@ std::vector<BenchmarkFactory> allBenchmarks() {
   // warp is one row, so B's loads are consecutive and A's are uniform; with
   // 16x16 a warp spans two rows.
   L.push_back([=] {
-    return std::make_unique<SgemmBench>("sgemm_naive", "sgemm_naive", Gemm,
-                                        32, 8);
+    return std::make_unique<SgemmBench>("sgemm_naive", "sgemm_naive", Gemm, 32,
+                                        8);
   });
   L.push_back([=] {
-    return std::make_unique<SgemmBench>("sgemm_naive", "sgemm_naive", Gemm,
-                                        16, 16);
+    return std::make_unique<SgemmBench>("sgemm_naive", "sgemm_naive", Gemm, 16,
+                                        16);
   });
   L.push_back([=] { return std::make_unique<Stencil5Bench>(Grid2D); });
   // These need CTA barriers (and reduce_shfl, shfl.sync).
@@ -661,8 +667,10 @@ std::vector<BenchmarkFactory> allBenchmarks() {
     return std::make_unique<SgemmBench>("sgemm_tiled32", "sgemm_tiled32", Gemm,
                                         32, 32);
   });
-  L.push_back([=] { return std::make_unique<ReduceBench>("reduce_smem", Red); });
-  L.push_back([=] { return std::make_unique<ReduceBench>("reduce_shfl", Red); });
+  L.push_back(
+      [=] { return std::make_unique<ReduceBench>("reduce_smem", Red); });
+  L.push_back(
+      [=] { return std::make_unique<ReduceBench>("reduce_shfl", Red); });
   return L;
 }
 

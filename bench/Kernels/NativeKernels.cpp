@@ -28,8 +28,7 @@ NATIVE_KERNEL void nativeSaxpy(int64_t N, float A, const float *__restrict X,
 }
 
 NATIVE_KERNEL void nativeSgemm(int M, int N, int K, const float *__restrict A,
-                               const float *__restrict B,
-                               float *__restrict C) {
+                               const float *__restrict B, float *__restrict C) {
   for (int I = 0; I < M; ++I) {
     float *__restrict Row = C + int64_t(I) * N;
     for (int J = 0; J < N; ++J)

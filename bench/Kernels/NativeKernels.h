@@ -24,8 +24,7 @@ void nativeSaxpy(int64_t N, float A, const float *X, float *Y);
 /// C = A * B, row-major, A is MxK and B is KxN. Every element is a chain of
 /// fused multiply-adds over increasing k starting from +0 (loop order i, k,
 /// j, so the j loop vectorizes).
-void nativeSgemm(int M, int N, int K, const float *A, const float *B,
-                 float *C);
+void nativeSgemm(int M, int N, int K, const float *A, const float *B, float *C);
 
 /// One Jacobi step of the 5-point stencil; border cells are copied:
 /// out = fma(c1, (n + s) + (w + e), c0 * center).

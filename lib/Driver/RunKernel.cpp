@@ -27,8 +27,7 @@ Error driver::parseDim3(StringRef Text, StringRef What, uint32_t Dims[3]) {
   SmallVector<StringRef, 3> Parts;
   Text.split(Parts, ',');
   if (Parts.empty() || Parts.size() > 3)
-    return makeError("invalid " + What + " '" + Text +
-                     "': expected X[,Y[,Z]]");
+    return makeError("invalid " + What + " '" + Text + "': expected X[,Y[,Z]]");
   for (unsigned D = 0; D != 3; ++D) {
     Dims[D] = 1;
     if (D < Parts.size() && Parts[D].trim().getAsInteger(0, Dims[D]))
@@ -48,9 +47,9 @@ Expected<const ptx::Function *> driver::selectKernel(const ptx::Module &M,
     const ptx::Function *F = M.findFunction(Name);
     if (F && F->IsEntry && F->HasBody)
       return F;
-    return makeError("no kernel named '" + Name + "'; kernels: " +
-                     (Entries.empty() ? std::string("none")
-                                      : join(Entries, ", ")));
+    return makeError(
+        "no kernel named '" + Name + "'; kernels: " +
+        (Entries.empty() ? std::string("none") : join(Entries, ", ")));
   }
   if (Entries.size() == 1)
     return M.findFunction(Entries[0]);

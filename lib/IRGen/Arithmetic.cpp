@@ -1,4 +1,5 @@
-//===- Arithmetic.cpp - Integer, floating-point, logic and compare semantics ===//
+//===- Arithmetic.cpp - Integer, floating-point, logic and compare semantics
+//===//
 //
 // Exact PTX semantics where LLVM's differ: division by zero does not trap,
 // shift counts clamp, min/max return the non-NaN operand, .ftz flushes
@@ -51,10 +52,14 @@ private:
 ScalarType irgen::withBits(ScalarType T, unsigned Bits) {
   bool S = ptx::isSigned(T);
   switch (Bits) {
-  case 8: return S ? ScalarType::S8 : ScalarType::U8;
-  case 16: return S ? ScalarType::S16 : ScalarType::U16;
-  case 32: return S ? ScalarType::S32 : ScalarType::U32;
-  default: return S ? ScalarType::S64 : ScalarType::U64;
+  case 8:
+    return S ? ScalarType::S8 : ScalarType::U8;
+  case 16:
+    return S ? ScalarType::S16 : ScalarType::U16;
+  case 32:
+    return S ? ScalarType::S32 : ScalarType::U32;
+  default:
+    return S ? ScalarType::S64 : ScalarType::U64;
   }
 }
 
@@ -63,10 +68,20 @@ Type *irgen::getArithType(FunctionLowering &FL, ScalarType T, bool Vector) {
   Type *Elt;
   unsigned N = 1;
   switch (T) {
-  case ScalarType::F16: Elt = Type::getHalfTy(C); break;
-  case ScalarType::BF16: Elt = Type::getBFloatTy(C); break;
-  case ScalarType::F16x2: Elt = Type::getHalfTy(C); N = 2; break;
-  case ScalarType::BF16x2: Elt = Type::getBFloatTy(C); N = 2; break;
+  case ScalarType::F16:
+    Elt = Type::getHalfTy(C);
+    break;
+  case ScalarType::BF16:
+    Elt = Type::getBFloatTy(C);
+    break;
+  case ScalarType::F16x2:
+    Elt = Type::getHalfTy(C);
+    N = 2;
+    break;
+  case ScalarType::BF16x2:
+    Elt = Type::getBFloatTy(C);
+    N = 2;
+    break;
   default:
     return Vector ? (Type *)FL.getVectorType(FL.getLaneType(T))
                   : FL.getLaneType(T);
@@ -93,11 +108,10 @@ Value *irgen::flushSubnormal(FunctionLowering &FL, Value *V) {
   IRBuilder<> &B = FL.B;
   Type *Ty = V->getType();
   const fltSemantics &Sem = Ty->getScalarType()->getFltSemantics();
-  Value *Smallest =
-      ConstantFP::get(Ty, APFloat::getSmallestNormalized(Sem));
+  Value *Smallest = ConstantFP::get(Ty, APFloat::getSmallestNormalized(Sem));
   Value *Abs = B.CreateUnaryIntrinsic(Intrinsic::fabs, V);
-  Value *Zero = B.CreateBinaryIntrinsic(Intrinsic::copysign,
-                                        ConstantFP::get(Ty, 0.0), V);
+  Value *Zero =
+      B.CreateBinaryIntrinsic(Intrinsic::copysign, ConstantFP::get(Ty, 0.0), V);
   // fabs(NaN) < x is false, so NaN passes through.
   return B.CreateSelect(B.CreateFCmpOLT(Abs, Smallest), Zero, V);
 }
@@ -124,8 +138,9 @@ static Value *safeDivRem(IRBuilder<> &B, Value *X, Value *Y, bool Signed,
   if (Signed) {
     unsigned Bits = Ty->getScalarSizeInBits();
     Value *Min = ConstantInt::get(Ty, APInt::getSignedMinValue(Bits));
-    Value *Overflow = B.CreateAnd(B.CreateICmpEQ(X, Min),
-                                  B.CreateICmpEQ(Y, Constant::getAllOnesValue(Ty)));
+    Value *Overflow =
+        B.CreateAnd(B.CreateICmpEQ(X, Min),
+                    B.CreateICmpEQ(Y, Constant::getAllOnesValue(Ty)));
     SafeY = B.CreateSelect(Overflow, One, SafeY);
     Value *R = Rem ? B.CreateSRem(X, SafeY) : B.CreateSDiv(X, SafeY);
     R = B.CreateSelect(Overflow, Rem ? Zero : Min, R);
@@ -150,14 +165,16 @@ static Value *clampedShift(IRBuilder<> &B, Opcode Op, Value *X, Value *N,
   Value *TooBig = B.CreateICmpUGE(Count, Width);
   Value *Safe = B.CreateSelect(TooBig, ConstantInt::get(Ty, Bits - 1), Count);
   if (Op == Opcode::Shl)
-    return B.CreateSelect(TooBig, Constant::getNullValue(Ty), B.CreateShl(X, Safe));
+    return B.CreateSelect(TooBig, Constant::getNullValue(Ty),
+                          B.CreateShl(X, Safe));
   if (Signed)
     return B.CreateAShr(X, Safe); // count >= width: all sign bits
-  return B.CreateSelect(TooBig, Constant::getNullValue(Ty), B.CreateLShr(X, Safe));
+  return B.CreateSelect(TooBig, Constant::getNullValue(Ty),
+                        B.CreateLShr(X, Safe));
 }
 
-static Value *compare(FunctionLowering &FL, const ptx::Instruction &I,
-                      Value *A, Value *C, ScalarType T) {
+static Value *compare(FunctionLowering &FL, const ptx::Instruction &I, Value *A,
+                      Value *C, ScalarType T) {
   IRBuilder<> &B = FL.B;
   Modifier Cmp = Modifier::Eq;
   for (Modifier M : I.Modifiers)
@@ -174,36 +191,84 @@ static Value *compare(FunctionLowering &FL, const ptx::Instruction &I,
     }
     CmpInst::Predicate P;
     switch (Cmp) {
-    case Modifier::Eq: P = CmpInst::FCMP_OEQ; break;
-    case Modifier::Ne: P = CmpInst::FCMP_ONE; break;
-    case Modifier::Lt: P = CmpInst::FCMP_OLT; break;
-    case Modifier::Le: P = CmpInst::FCMP_OLE; break;
-    case Modifier::Gt: P = CmpInst::FCMP_OGT; break;
-    case Modifier::Ge: P = CmpInst::FCMP_OGE; break;
-    case Modifier::Equ: P = CmpInst::FCMP_UEQ; break;
-    case Modifier::Neu: P = CmpInst::FCMP_UNE; break;
-    case Modifier::Ltu: P = CmpInst::FCMP_ULT; break;
-    case Modifier::Leu: P = CmpInst::FCMP_ULE; break;
-    case Modifier::Gtu: P = CmpInst::FCMP_UGT; break;
-    case Modifier::Geu: P = CmpInst::FCMP_UGE; break;
-    case Modifier::Num: P = CmpInst::FCMP_ORD; break;
-    default: P = CmpInst::FCMP_UNO; break;
+    case Modifier::Eq:
+      P = CmpInst::FCMP_OEQ;
+      break;
+    case Modifier::Ne:
+      P = CmpInst::FCMP_ONE;
+      break;
+    case Modifier::Lt:
+      P = CmpInst::FCMP_OLT;
+      break;
+    case Modifier::Le:
+      P = CmpInst::FCMP_OLE;
+      break;
+    case Modifier::Gt:
+      P = CmpInst::FCMP_OGT;
+      break;
+    case Modifier::Ge:
+      P = CmpInst::FCMP_OGE;
+      break;
+    case Modifier::Equ:
+      P = CmpInst::FCMP_UEQ;
+      break;
+    case Modifier::Neu:
+      P = CmpInst::FCMP_UNE;
+      break;
+    case Modifier::Ltu:
+      P = CmpInst::FCMP_ULT;
+      break;
+    case Modifier::Leu:
+      P = CmpInst::FCMP_ULE;
+      break;
+    case Modifier::Gtu:
+      P = CmpInst::FCMP_UGT;
+      break;
+    case Modifier::Geu:
+      P = CmpInst::FCMP_UGE;
+      break;
+    case Modifier::Num:
+      P = CmpInst::FCMP_ORD;
+      break;
+    default:
+      P = CmpInst::FCMP_UNO;
+      break;
     }
     return B.CreateFCmp(P, A, C);
   }
   bool S = ptx::isSigned(T);
   CmpInst::Predicate P;
   switch (Cmp) {
-  case Modifier::Eq: P = CmpInst::ICMP_EQ; break;
-  case Modifier::Ne: P = CmpInst::ICMP_NE; break;
-  case Modifier::Lt: P = S ? CmpInst::ICMP_SLT : CmpInst::ICMP_ULT; break;
-  case Modifier::Le: P = S ? CmpInst::ICMP_SLE : CmpInst::ICMP_ULE; break;
-  case Modifier::Gt: P = S ? CmpInst::ICMP_SGT : CmpInst::ICMP_UGT; break;
-  case Modifier::Ge: P = S ? CmpInst::ICMP_SGE : CmpInst::ICMP_UGE; break;
-  case Modifier::Lo: P = CmpInst::ICMP_ULT; break;
-  case Modifier::Ls: P = CmpInst::ICMP_ULE; break;
-  case Modifier::Hi: P = CmpInst::ICMP_UGT; break;
-  default: P = CmpInst::ICMP_UGE; break;
+  case Modifier::Eq:
+    P = CmpInst::ICMP_EQ;
+    break;
+  case Modifier::Ne:
+    P = CmpInst::ICMP_NE;
+    break;
+  case Modifier::Lt:
+    P = S ? CmpInst::ICMP_SLT : CmpInst::ICMP_ULT;
+    break;
+  case Modifier::Le:
+    P = S ? CmpInst::ICMP_SLE : CmpInst::ICMP_ULE;
+    break;
+  case Modifier::Gt:
+    P = S ? CmpInst::ICMP_SGT : CmpInst::ICMP_UGT;
+    break;
+  case Modifier::Ge:
+    P = S ? CmpInst::ICMP_SGE : CmpInst::ICMP_UGE;
+    break;
+  case Modifier::Lo:
+    P = CmpInst::ICMP_ULT;
+    break;
+  case Modifier::Ls:
+    P = CmpInst::ICMP_ULE;
+    break;
+  case Modifier::Hi:
+    P = CmpInst::ICMP_UGT;
+    break;
+  default:
+    P = CmpInst::ICMP_UGE;
+    break;
   }
   return B.CreateICmp(P, A, C);
 }
@@ -295,8 +360,8 @@ static Value *floatBinary(FunctionLowering &FL, const ptx::Instruction &I,
   A = toArith(FL, A, T);
   C = toArith(FL, C, T);
   if (isBFloat(A)) {
-    Value *R = floatBinaryOnFloats(FL, I, T, extendBFloat(FL, A),
-                                   extendBFloat(FL, C));
+    Value *R =
+        floatBinaryOnFloats(FL, I, T, extendBFloat(FL, A), extendBFloat(FL, C));
     return fromArith(FL, truncateToBFloat(FL, R), T);
   }
   return fromArith(FL, floatBinaryOnFloats(FL, I, T, A, C), T);
@@ -323,9 +388,15 @@ static Value *floatBinaryOnFloats(FunctionLowering &FL,
     R = roundedArithmetic(FL, Op, *Directed, {A, C});
   } else {
     switch (I.Op) {
-    case Opcode::Add: R = B.CreateFAdd(A, C); break;
-    case Opcode::Sub: R = B.CreateFSub(A, C); break;
-    case Opcode::Mul: R = B.CreateFMul(A, C); break;
+    case Opcode::Add:
+      R = B.CreateFAdd(A, C);
+      break;
+    case Opcode::Sub:
+      R = B.CreateFSub(A, C);
+      break;
+    case Opcode::Mul:
+      R = B.CreateFMul(A, C);
+      break;
     case Opcode::Div:
       R = I.hasModifier(Modifier::Approx) ? approximateDivide(FL, A, C)
                                           : B.CreateFDiv(A, C);
@@ -368,7 +439,9 @@ static Value *floatUnary(FunctionLowering &FL, const ptx::Instruction &I,
     if (T == ScalarType::F64)
       R = B.CreateSelect(B.CreateFCmpUNO(A, A), A, R);
     break;
-  case Opcode::Neg: R = B.CreateFNeg(A); break;
+  case Opcode::Neg:
+    R = B.CreateFNeg(A);
+    break;
   case Opcode::Rcp:
   case Opcode::Sqrt: {
     std::optional<RoundingHelperMode> Directed = getDirectedRounding(I);
@@ -384,12 +457,23 @@ static Value *floatUnary(FunctionLowering &FL, const ptx::Instruction &I,
   case Opcode::Rsqrt:
     R = B.CreateFDiv(One, B.CreateUnaryIntrinsic(Intrinsic::sqrt, A));
     break;
-  case Opcode::Sin: R = B.CreateUnaryIntrinsic(Intrinsic::sin, A); break;
-  case Opcode::Cos: R = B.CreateUnaryIntrinsic(Intrinsic::cos, A); break;
-  case Opcode::Lg2: R = B.CreateUnaryIntrinsic(Intrinsic::log2, A); break;
-  case Opcode::Ex2: R = B.CreateUnaryIntrinsic(Intrinsic::exp2, A); break;
-  case Opcode::Tanh: R = B.CreateUnaryIntrinsic(Intrinsic::tanh, A); break;
-  default: llvm_unreachable("not a unary float op");
+  case Opcode::Sin:
+    R = B.CreateUnaryIntrinsic(Intrinsic::sin, A);
+    break;
+  case Opcode::Cos:
+    R = B.CreateUnaryIntrinsic(Intrinsic::cos, A);
+    break;
+  case Opcode::Lg2:
+    R = B.CreateUnaryIntrinsic(Intrinsic::log2, A);
+    break;
+  case Opcode::Ex2:
+    R = B.CreateUnaryIntrinsic(Intrinsic::exp2, A);
+    break;
+  case Opcode::Tanh:
+    R = B.CreateUnaryIntrinsic(Intrinsic::tanh, A);
+    break;
+  default:
+    llvm_unreachable("not a unary float op");
   }
   if (Ftz)
     R = flushSubnormal(FL, R);
@@ -422,9 +506,9 @@ static Value *bitFieldExtract(IRBuilder<> &B, Value *A, Value *Pos, Value *Len,
   } else {
     Value *Shifted = B.CreateLShr(A, SafeP);
     Value *AllOnes = Constant::getAllOnesValue(Ty);
-    Value *Mask = B.CreateSelect(
-        B.CreateICmpUGE(SafeWidth, C(W)), AllOnes,
-        B.CreateSub(B.CreateShl(C(1), SafeWidth), C(1)));
+    Value *Mask =
+        B.CreateSelect(B.CreateICmpUGE(SafeWidth, C(W)), AllOnes,
+                       B.CreateSub(B.CreateShl(C(1), SafeWidth), C(1)));
     R = B.CreateSelect(PosInRange, B.CreateAnd(Shifted, Mask), C(0));
   }
   return B.CreateSelect(B.CreateICmpEQ(L, C(0)), C(0), R);
@@ -479,10 +563,11 @@ static Value *permuteBytes(FunctionLowering &FL, const ptx::Instruction &I,
   if (ModeIs(Modifier::F4e) || ModeIs(Modifier::B4e)) {
     for (unsigned Slot = 0; Slot != 4; ++Slot) {
       // f4e reads bytes s, s+1, ...; b4e reads s, s-1, ... (mod 8).
-      Value *Idx = ModeIs(Modifier::F4e)
-                       ? B.CreateAnd(B.CreateAdd(S, C32(Slot)), C32(7))
-                       : B.CreateAnd(B.CreateSub(B.CreateAdd(S, C32(8)), C32(Slot)),
-                                     C32(7));
+      Value *Idx =
+          ModeIs(Modifier::F4e)
+              ? B.CreateAnd(B.CreateAdd(S, C32(Slot)), C32(7))
+              : B.CreateAnd(B.CreateSub(B.CreateAdd(S, C32(8)), C32(Slot)),
+                            C32(7));
       Put(Slot, Byte(Idx));
     }
     return Result;
@@ -527,8 +612,8 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
   IRBuilder<> &B = FL.B;
   ScalarType T = I.getType();
   ArrayRef<Operand> Ops = I.Operands;
-  bool IsFloat = ptx::isFloat(T) || T == ScalarType::F16x2 ||
-                 T == ScalarType::BF16x2;
+  bool IsFloat =
+      ptx::isFloat(T) || T == ScalarType::F16x2 || T == ScalarType::BF16x2;
   bool Signed = ptx::isSigned(T);
   Sources S(FL);
   auto Read = [&](unsigned From, ScalarType Ty) -> Error {
@@ -549,8 +634,8 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       return FL.error(I, "mov needs two operands");
     if (Ops[0].Kind == Operand::Vector) {
       // Unpacking: the low bits go to the first element.
-      Expected<LaneValue> V = FL.read(Ops[1], withBits(ScalarType::B64,
-                                                       ptx::getBitWidth(T)));
+      Expected<LaneValue> V =
+          FL.read(Ops[1], withBits(ScalarType::B64, ptx::getBitWidth(T)));
       if (!V)
         return V.takeError();
       unsigned N = Ops[0].Elements.size();
@@ -597,7 +682,8 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     if (Error E = S.add(Ops[2], T))
       return E;
     if (Ops.size() > 3)
-      if (Error E = S.add(Ops[3], Wide ? withBits(T, 2 * ptx::getBitWidth(T)) : T))
+      if (Error E =
+              S.add(Ops[3], Wide ? withBits(T, 2 * ptx::getBitWidth(T)) : T))
         return E;
     if (IsFloat) {
       if (I.Op == Opcode::Mul)
@@ -618,8 +704,8 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       if (Wide)
         ResultTy = withBits(T, 2 * Bits);
       else
-        Prod = B.CreateTrunc(
-            B.CreateLShr(Prod, ConstantInt::get(WideTy, Bits)), A->getType());
+        Prod = B.CreateTrunc(B.CreateLShr(Prod, ConstantInt::get(WideTy, Bits)),
+                             A->getType());
     } else {
       Prod = B.CreateMul(A, C);
     }
@@ -646,9 +732,10 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       return Signed ? B.CreateSExt(F, WideTy) : B.CreateZExt(F, WideTy);
     };
     Value *P = B.CreateMul(Low24(S[0]), Low24(S[1]));
-    Value *R = I.hasModifier(Modifier::Hi)
-                   ? B.CreateTrunc(B.CreateLShr(P, ConstantInt::get(WideTy, 16)), Ty)
-                   : B.CreateTrunc(P, Ty);
+    Value *R =
+        I.hasModifier(Modifier::Hi)
+            ? B.CreateTrunc(B.CreateLShr(P, ConstantInt::get(WideTy, 16)), Ty)
+            : B.CreateTrunc(P, Ty);
     if (I.Op == Opcode::Mad24)
       R = I.hasModifier(Modifier::Sat) // mad24.hi.sat.s32
               ? B.CreateBinaryIntrinsic(Intrinsic::sadd_sat, R, S[2])
@@ -728,12 +815,18 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     if (Error E = Read(1, T))
       return E;
     unsigned Class = 0;
-    if (I.hasModifier(Modifier::Finite)) Class = fcFinite;
-    else if (I.hasModifier(Modifier::Infinite)) Class = fcInf;
-    else if (I.hasModifier(Modifier::Number)) Class = ~unsigned(fcNan) & fcAllFlags;
-    else if (I.hasModifier(Modifier::Notanumber)) Class = fcNan;
-    else if (I.hasModifier(Modifier::Normal)) Class = fcNormal;
-    else Class = fcSubnormal;
+    if (I.hasModifier(Modifier::Finite))
+      Class = fcFinite;
+    else if (I.hasModifier(Modifier::Infinite))
+      Class = fcInf;
+    else if (I.hasModifier(Modifier::Number))
+      Class = ~unsigned(fcNan) & fcAllFlags;
+    else if (I.hasModifier(Modifier::Notanumber))
+      Class = fcNan;
+    else if (I.hasModifier(Modifier::Normal))
+      Class = fcNormal;
+    else
+      Class = fcSubnormal;
     Value *R = B.createIsFPClass(toArith(FL, S[0], T), Class);
     return FL.write(Ops[0], R, ScalarType::Pred);
   }
@@ -752,9 +845,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       R = B.CreateBinaryIntrinsic(Intrinsic::ctlz, A, B.getFalse());
     } else {
       // Most significant non-sign bit; 0xffffffff if there is none.
-      Value *X = Signed ? B.CreateSelect(B.CreateICmpSLT(A, Constant::getNullValue(Ty)),
-                                         B.CreateNot(A), A)
-                        : A;
+      Value *X =
+          Signed
+              ? B.CreateSelect(B.CreateICmpSLT(A, Constant::getNullValue(Ty)),
+                               B.CreateNot(A), A)
+              : A;
       Value *Lz = B.CreateBinaryIntrinsic(Intrinsic::ctlz, X, B.getFalse());
       Value *Pos = B.CreateSub(ConstantInt::get(Ty, Bits - 1), Lz);
       if (I.hasModifier(Modifier::Shiftamt))
@@ -862,13 +957,22 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       return E;
     Value *R;
     switch (I.Op) {
-    case Opcode::And: R = B.CreateAnd(S[0], S[1]); break;
-    case Opcode::Or: R = B.CreateOr(S[0], S[1]); break;
-    case Opcode::Xor: R = B.CreateXor(S[0], S[1]); break;
-    case Opcode::Not: R = B.CreateNot(S[0]); break;
+    case Opcode::And:
+      R = B.CreateAnd(S[0], S[1]);
+      break;
+    case Opcode::Or:
+      R = B.CreateOr(S[0], S[1]);
+      break;
+    case Opcode::Xor:
+      R = B.CreateXor(S[0], S[1]);
+      break;
+    case Opcode::Not:
+      R = B.CreateNot(S[0]);
+      break;
     default:
-      R = B.CreateZExt(B.CreateICmpEQ(S[0], Constant::getNullValue(S[0]->getType())),
-                       S[0]->getType());
+      R = B.CreateZExt(
+          B.CreateICmpEQ(S[0], Constant::getNullValue(S[0]->getType())),
+          S[0]->getType());
       break;
     }
     return Result(R);
@@ -957,7 +1061,8 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     auto C = [&](uint64_t V) { return ConstantInt::get(Ty, V); };
     auto Part = [&](Value *V, unsigned Bit, unsigned Width, bool Sgn) {
       Value *Up = B.CreateShl(V, C(32 - Bit - Width));
-      return Sgn ? B.CreateAShr(Up, C(32 - Width)) : B.CreateLShr(Up, C(32 - Width));
+      return Sgn ? B.CreateAShr(Up, C(32 - Width))
+                 : B.CreateLShr(Up, C(32 - Width));
     };
     Value *Acc = S[2];
     if (I.Op == Opcode::Dp4a) {
@@ -967,9 +1072,9 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     } else {
       unsigned Base = I.hasModifier(Modifier::Hi) ? 16 : 0;
       for (unsigned K = 0; K != 2; ++K)
-        Acc = B.CreateAdd(
-            Acc, B.CreateMul(Part(S[0], 16 * K, 16, ASigned),
-                             Part(S[1], Base + 8 * K, 8, BSigned)));
+        Acc =
+            B.CreateAdd(Acc, B.CreateMul(Part(S[0], 16 * K, 16, ASigned),
+                                         Part(S[1], Base + 8 * K, 8, BSigned)));
     }
     return FL.write(Ops[0], Acc, ScalarType::U32);
   }

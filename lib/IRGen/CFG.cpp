@@ -97,10 +97,9 @@ Expected<PTXCFG> PTXCFG::build(const ptx::Module &M, const ptx::Function &F) {
     auto Target = [&](StringRef Label) -> Expected<unsigned> {
       auto It = G.LabelToBlock.find(Label);
       if (It == G.LabelToBlock.end())
-        return createStringError(inconvertibleErrorCode(),
-                                 "line %u: branch to undefined label '%s'",
-                                 M.getLine(Last->Location),
-                                 Label.str().c_str());
+        return createStringError(
+            inconvertibleErrorCode(), "line %u: branch to undefined label '%s'",
+            M.getLine(Last->Location), Label.str().c_str());
       return It->second;
     };
     if (!Last || !endsBlock(*Last)) {
@@ -124,10 +123,9 @@ Expected<PTXCFG> PTXCFG::build(const ptx::Module &M, const ptx::Function &F) {
       break;
     }
     case Opcode::BrxIdx: {
-      const auto *Targets =
-          I.Operands.size() == 2
-              ? findBranchTargets(F, I.Operands[1].Name)
-              : nullptr;
+      const auto *Targets = I.Operands.size() == 2
+                                ? findBranchTargets(F, I.Operands[1].Name)
+                                : nullptr;
       if (!Targets)
         return createStringError(inconvertibleErrorCode(),
                                  "line %u: brx.idx needs a .branchtargets "

@@ -50,7 +50,8 @@ void FunctionLowering::emitCall(FunctionCallee Callee, Value *Mask,
   Value *Exited = B.CreateCall(Callee, Args);
   // A trap, cancel or deadlock in the callee stops this warp too.
   Value *Status = getContextField(WCF_Status, B.getInt32Ty());
-  BasicBlock *Ok = BasicBlock::Create(ML.Ctx, "call.ok", B.GetInsertBlock()->getParent());
+  BasicBlock *Ok =
+      BasicBlock::Create(ML.Ctx, "call.ok", B.GetInsertBlock()->getParent());
   B.CreateCondBr(B.CreateICmpNE(Status, B.getInt32(0)), StopBB, Ok);
   B.SetInsertPoint(Ok);
   // Lanes that executed exit in the callee leave here too.
@@ -97,11 +98,10 @@ Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
       B.CreateStore(B.CreateInsertElement(Old, N, Lane), Results);
     });
     if (NRet == 1)
-      B.CreateStore(
-          B.CreateSelect(maskToVector(InstMask),
-                         B.CreateLoad(getVectorType(I32), Results),
-                         loadSlot(*this, Slots[0], I32)),
-          Slots[0]);
+      B.CreateStore(B.CreateSelect(maskToVector(InstMask),
+                                   B.CreateLoad(getVectorType(I32), Results),
+                                   loadSlot(*this, Slots[0], I32)),
+                    Slots[0]);
   } else {
     // __assertfail(message, file, line, function, charSize): report each
     // failing lane, then stop the launch.
@@ -223,15 +223,14 @@ Error FunctionLowering::lowerCall(const ptx::Instruction &I) {
       Value *Lane = B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
                                       {Remaining, B.getTrue()});
       Value *Addr = B.CreateExtractElement(Target->V, Lane);
-      Value *Same = B.CreateAnd(
-          B.CreateBitCast(B.CreateICmpEQ(Target->V, splat(Addr)),
-                          B.getInt32Ty()),
-          Remaining);
+      Value *Same =
+          B.CreateAnd(B.CreateBitCast(B.CreateICmpEQ(Target->V, splat(Addr)),
+                                      B.getInt32Ty()),
+                      Remaining);
       B.CreateStore(B.CreateAnd(Remaining, B.CreateNot(Same)), Left);
-      emitCall(FunctionCallee(FTy, B.CreateIntToPtr(Addr, B.getPtrTy())),
-               Same, Slots);
-      Value *Rest = B.CreateAnd(B.CreateLoad(B.getInt32Ty(), Left),
-                                getMask());
+      emitCall(FunctionCallee(FTy, B.CreateIntToPtr(Addr, B.getPtrTy())), Same,
+               Slots);
+      Value *Rest = B.CreateAnd(B.CreateLoad(B.getInt32Ty(), Left), getMask());
       B.CreateCondBr(B.CreateICmpNE(Rest, B.getInt32(0)), Loop, Done);
       B.SetInsertPoint(Done);
     }

@@ -42,8 +42,7 @@ void FunctionLowering::setStatus(uint32_t Status, Value *Lanes, Value *Aux) {
     B.CreateStore(V, B.CreateStructGEP(ML.WarpCtxTy, CtxArg, Field));
   };
   Store(WCF_Status, B.getInt32(Status));
-  Store(WCF_StatusLine,
-        B.getInt32(CurInst ? getLine(CurInst->Loc) : 0));
+  Store(WCF_StatusLine, B.getInt32(CurInst ? getLine(CurInst->Loc) : 0));
   Store(WCF_StatusLanes, Lanes);
   Store(WCF_StatusAux, Aux ? Aux : B.getInt32(0));
 }
@@ -55,16 +54,16 @@ void FunctionLowering::emitStop() {
     return;
   }
   // Every lane of this call leaves; the caller sees the status and stops.
-  Value *All = B.CreateOr(B.CreateOr(getMask(), B.CreateLoad(B.getInt32Ty(),
-                                                             WaitingVar)),
-                          B.CreateLoad(B.getInt32Ty(), ExitedVar));
+  Value *All = B.CreateOr(
+      B.CreateOr(getMask(), B.CreateLoad(B.getInt32Ty(), WaitingVar)),
+      B.CreateLoad(B.getInt32Ty(), ExitedVar));
   B.CreateRet(All);
 }
 
 void FunctionLowering::emitBackEdgeChecks(unsigned Target) {
-  Value *Flag = B.CreateLoad(B.getInt8Ty(),
-                             getContextField(WCF_Cancel, B.getPtrTy()),
-                             /*isVolatile=*/true);
+  Value *Flag =
+      B.CreateLoad(B.getInt8Ty(), getContextField(WCF_Cancel, B.getPtrTy()),
+                   /*isVolatile=*/true);
   BasicBlock *Cancel = BasicBlock::Create(ML.Ctx, "cancelled", Fn);
   BasicBlock *Go = BasicBlock::Create(ML.Ctx, "not.cancelled", Fn);
   B.CreateCondBr(B.CreateICmpNE(Flag, B.getInt8(0)), Cancel, Go);
@@ -73,8 +72,8 @@ void FunctionLowering::emitBackEdgeChecks(unsigned Target) {
   B.CreateBr(StopBB);
   B.SetInsertPoint(Go);
 
-  Value *Count = B.CreateAdd(B.CreateLoad(B.getInt32Ty(), BackEdgeVar),
-                             B.getInt32(1));
+  Value *Count =
+      B.CreateAdd(B.CreateLoad(B.getInt32Ty(), BackEdgeVar), B.getInt32(1));
   Value *Due = B.CreateICmpUGE(Count, B.getInt32(RotatePeriod));
   BasicBlock *Rotate = BasicBlock::Create(ML.Ctx, "rotate", Fn);
   BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "backedge.cont", Fn);
@@ -106,8 +105,8 @@ void FunctionLowering::transition(unsigned Target, Value *LaneMask) {
   B.CreateStore(LaneMask, MaskVar);
   Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
   BasicBlock *Slow = BasicBlock::Create(ML.Ctx, "to.dispatch", Fn);
-  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)),
-                 BlockBBs[1][Target], Slow);
+  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)), BlockBBs[1][Target],
+                 Slow);
   B.SetInsertPoint(Slow);
   parkAndDispatch(Target, LaneMask);
 }
@@ -194,15 +193,15 @@ void FunctionLowering::emitDispatcher() {
   Value *After = B.CreateLoad(I32, RotateVar);
   B.CreateStore(B.getInt32(~0u), RotateVar);
   Value *None = splat(B.getInt32(~0u));
-  Value *Lowest = B.CreateIntrinsic(Intrinsic::vector_reduce_umin,
-                                    {Next->getType()},
-                                    {B.CreateSelect(RunVec, Next, None)});
+  Value *Lowest =
+      B.CreateIntrinsic(Intrinsic::vector_reduce_umin, {Next->getType()},
+                        {B.CreateSelect(RunVec, Next, None)});
   Value *Later = B.CreateAnd(RunVec, B.CreateICmpUGT(Next, splat(After)));
-  Value *NextUp = B.CreateIntrinsic(Intrinsic::vector_reduce_umin,
-                                    {Next->getType()},
-                                    {B.CreateSelect(Later, Next, None)});
-  Value *Chosen = B.CreateSelect(
-      B.CreateICmpEQ(NextUp, B.getInt32(~0u)), Lowest, NextUp);
+  Value *NextUp =
+      B.CreateIntrinsic(Intrinsic::vector_reduce_umin, {Next->getType()},
+                        {B.CreateSelect(Later, Next, None)});
+  Value *Chosen =
+      B.CreateSelect(B.CreateICmpEQ(NextUp, B.getInt32(~0u)), Lowest, NextUp);
   Value *Group = B.CreateAnd(
       B.CreateBitCast(B.CreateICmpEQ(Next, splat(Chosen)), I32), Runnable);
   B.CreateStore(Group, MaskVar);
@@ -213,8 +212,7 @@ void FunctionLowering::emitDispatcher() {
   BasicBlock *Bad = BasicBlock::Create(ML.Ctx, "dispatch.bad", Fn);
   BasicBlock *ToConverged = BasicBlock::Create(ML.Ctx, "dispatch.conv", Fn);
   BasicBlock *ToDivergent = BasicBlock::Create(ML.Ctx, "dispatch.div", Fn);
-  B.CreateCondBr(B.CreateICmpEQ(Rest, B.getInt32(0)), ToConverged,
-                 ToDivergent);
+  B.CreateCondBr(B.CreateICmpEQ(Rest, B.getInt32(0)), ToConverged, ToDivergent);
   for (unsigned V : {0, 1}) {
     B.SetInsertPoint(V ? ToConverged : ToDivergent);
     SwitchInst *SW = B.CreateSwitch(Chosen, Bad, CFG.RPO.size());
@@ -231,10 +229,10 @@ void FunctionLowering::emitDispatcher() {
     BasicBlock *Wait = BasicBlock::Create(ML.Ctx, "barrier.wait", Fn);
     B.CreateCondBr(B.CreateICmpNE(Parked, B.getInt32(0)), Wait, Deadlock);
     B.SetInsertPoint(Wait);
-    Value *Released = B.CreateCall(
-        ML.getRuntimeFunction("ptxjit_rt_bar_wait"), {runtimeArg()});
-    B.CreateStore(
-        B.CreateOr(B.CreateLoad(I32, ReleasedVar), Released), ReleasedVar);
+    Value *Released = B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_wait"),
+                                   {runtimeArg()});
+    B.CreateStore(B.CreateOr(B.CreateLoad(I32, ReleasedVar), Released),
+                  ReleasedVar);
     B.CreateStore(B.CreateAnd(Parked, B.CreateNot(Released)), ParkedVar);
     B.CreateBr(DispatchBB);
   } else {
@@ -252,14 +250,14 @@ void FunctionLowering::emitDispatcher() {
       }
   }
   auto *LineTy = ArrayType::get(I32, Lines.size());
-  auto *LineTable = new GlobalVariable(
-      ML.LM, LineTy, true, GlobalValue::PrivateLinkage,
-      ConstantArray::get(LineTy, Lines), F.Name + ".lines");
+  auto *LineTable =
+      new GlobalVariable(ML.LM, LineTy, true, GlobalValue::PrivateLinkage,
+                         ConstantArray::get(LineTy, Lines), F.Name + ".lines");
   Value *NextHere = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
-  Value *First = B.CreateIntrinsic(
-      Intrinsic::vector_reduce_umin, {NextHere->getType()},
-      {B.CreateSelect(maskToVector(Blocked), NextHere,
-                      splat(B.getInt32(~0u)))});
+  Value *First =
+      B.CreateIntrinsic(Intrinsic::vector_reduce_umin, {NextHere->getType()},
+                        {B.CreateSelect(maskToVector(Blocked), NextHere,
+                                        splat(B.getInt32(~0u)))});
   Value *Line = B.CreateLoad(
       I32, B.CreateInBoundsGEP(LineTy, LineTable, {B.getInt32(0), First}));
   CurInst = nullptr;
@@ -330,10 +328,10 @@ Error FunctionLowering::lowerTerminator(unsigned Index,
     Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
     for (unsigned I = 0; I != Targets->size(); ++I) {
       unsigned T = CFG.LabelToBlock.lookup((*Targets)[I]);
-      Value *Hit = B.CreateAnd(
-          B.CreateICmpEQ(IdxV, splat(B.getInt32(I))), maskToVector(Active));
-      Next = B.CreateSelect(Hit, splat(B.getInt32(CFG.Blocks[T].RPONumber)),
-                            Next);
+      Value *Hit = B.CreateAnd(B.CreateICmpEQ(IdxV, splat(B.getInt32(I))),
+                               maskToVector(Active));
+      Next =
+          B.CreateSelect(Hit, splat(B.getInt32(CFG.Blocks[T].RPONumber)), Next);
     }
     Value *NotTaken = B.CreateAnd(Mask, B.CreateNot(Active));
     if (FT != ~0u)

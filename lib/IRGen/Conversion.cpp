@@ -43,8 +43,8 @@ static Value *narrowFloat(FunctionLowering &FL, const ptx::Instruction &I,
     return roundedConversion(FL, V, From, To, Mode.value_or(RHM_NearestEven));
   if (To == ScalarType::BF16)
     return truncateToBFloat(FL, V);
-  return FL.B.CreateFPTrunc(
-      V, getArithType(FL, To, V->getType()->isVectorTy()));
+  return FL.B.CreateFPTrunc(V,
+                            getArithType(FL, To, V->getType()->isVectorTy()));
 }
 
 static Value *floatToInt(FunctionLowering &FL, const ptx::Instruction &I,
@@ -57,14 +57,13 @@ static Value *floatToInt(FunctionLowering &FL, const ptx::Instruction &I,
   if (V->getType()->isVectorTy())
     IntTy = FL.getVectorType(IntTy);
   // fpto[su]i.sat saturates and maps NaN to 0.
-  Value *R = B.CreateIntrinsic(
-      Signed ? Intrinsic::fptosi_sat : Intrinsic::fptoui_sat,
-      {IntTy, V->getType()}, {V});
+  Value *R =
+      B.CreateIntrinsic(Signed ? Intrinsic::fptosi_sat : Intrinsic::fptoui_sat,
+                        {IntTy, V->getType()}, {V});
   if (From == ScalarType::F64 || Bits == 64) {
     Value *IsNaN = B.CreateFCmpUNO(V, V);
-    R = B.CreateSelect(IsNaN,
-                       ConstantInt::get(IntTy, APInt::getSignedMinValue(Bits)),
-                       R);
+    R = B.CreateSelect(
+        IsNaN, ConstantInt::get(IntTy, APInt::getSignedMinValue(Bits)), R);
   }
   return R;
 }
@@ -89,8 +88,8 @@ static Value *intToInt(FunctionLowering &FL, const ptx::Instruction &I,
   if (V->getType()->isVectorTy())
     WTy = FL.getVectorType(WTy);
   Value *X = FromSigned ? B.CreateSExt(V, WTy) : B.CreateZExt(V, WTy);
-  APInt Lo = ToSigned ? APInt::getSignedMinValue(ToBits).sext(W)
-                      : APInt::getZero(W);
+  APInt Lo =
+      ToSigned ? APInt::getSignedMinValue(ToBits).sext(W) : APInt::getZero(W);
   APInt Hi = ToSigned ? APInt::getSignedMaxValue(ToBits).sext(W)
                       : APInt::getMaxValue(ToBits).zext(W);
   X = B.CreateBinaryIntrinsic(Intrinsic::smax, X, ConstantInt::get(WTy, Lo));
@@ -106,9 +105,10 @@ static Value *saturateFinite(FunctionLowering &FL, Value *V) {
   const fltSemantics &Sem = Ty->getScalarType()->getFltSemantics();
   Value *Max = ConstantFP::get(Ty, APFloat::getLargest(Sem));
   Value *Inf = ConstantFP::getInfinity(Ty);
-  Value *IsInf = B.CreateFCmpOEQ(B.CreateUnaryIntrinsic(Intrinsic::fabs, V), Inf);
-  return B.CreateSelect(IsInf, B.CreateBinaryIntrinsic(Intrinsic::copysign, Max, V),
-                        V);
+  Value *IsInf =
+      B.CreateFCmpOEQ(B.CreateUnaryIntrinsic(Intrinsic::fabs, V), Inf);
+  return B.CreateSelect(
+      IsInf, B.CreateBinaryIntrinsic(Intrinsic::copysign, Max, V), V);
 }
 
 Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
@@ -121,8 +121,10 @@ Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
   if (To == ScalarType::F16x2 || To == ScalarType::BF16x2) {
     // cvt.rn.f16x2.f32 d, a, b: a goes to the upper half, b to the lower.
     if (I.Operands.size() != 3 || From != ScalarType::F32)
-      return FL.error(I, "this form of cvt to a packed type is not supported yet");
-    ScalarType Half = To == ScalarType::F16x2 ? ScalarType::F16 : ScalarType::BF16;
+      return FL.error(I,
+                      "this form of cvt to a packed type is not supported yet");
+    ScalarType Half =
+        To == ScalarType::F16x2 ? ScalarType::F16 : ScalarType::BF16;
     Value *Parts[2];
     bool Vector = false;
     for (unsigned K = 0; K != 2; ++K) {
@@ -140,9 +142,9 @@ Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
         H = applyRelu(FL, H);
       if (I.hasModifier(Modifier::Satfinite))
         H = saturateFinite(FL, H);
-      Value *Bits = B.CreateZExt(fromArith(FL, H, Half),
-                                 Vector ? (Type *)FL.getVectorType(B.getInt32Ty())
-                                        : B.getInt32Ty());
+      Value *Bits = B.CreateZExt(
+          fromArith(FL, H, Half),
+          Vector ? (Type *)FL.getVectorType(B.getInt32Ty()) : B.getInt32Ty());
       if (K == 0)
         Bits = B.CreateShl(Bits, ConstantInt::get(Bits->getType(), 16));
       Packed = Packed ? B.CreateOr(Packed, Bits) : Bits;

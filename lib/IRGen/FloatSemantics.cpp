@@ -22,8 +22,8 @@ using ptx::ScalarType;
 Value *irgen::carryArithmetic(FunctionLowering &FL, const ptx::Instruction &I,
                               bool IsAdd, Value *A, Value *C) {
   IRBuilder<> &B = FL.B;
-  bool CarryIn = I.Op == Opcode::AddC || I.Op == Opcode::SubC ||
-                 I.Op == Opcode::MadC;
+  bool CarryIn =
+      I.Op == Opcode::AddC || I.Op == Opcode::SubC || I.Op == Opcode::MadC;
   bool CarryOut = I.hasModifier(Modifier::Cc);
   if (!CarryIn && !CarryOut)
     return IsAdd ? B.CreateAdd(A, C) : B.CreateSub(A, C);
@@ -149,8 +149,8 @@ Value *irgen::roundedArithmetic(FunctionLowering &FL, RoundingHelperOp Op,
     FunctionCallee F = getHelper(FL, "ptxjit_rounded_half",
                                  {I32, I32, I32, Ptr, Ptr, Ptr, Ptr, I32});
     B.CreateCall(F, {B.getInt32(Elt->isHalfTy() ? RHF_F16 : RHF_BF16),
-                     B.getInt32(Op), B.getInt32(Mode), Result, Ptrs[0],
-                     Ptrs[1], Ptrs[2], B.getInt32(N)});
+                     B.getInt32(Op), B.getInt32(Mode), Result, Ptrs[0], Ptrs[1],
+                     Ptrs[2], B.getInt32(N)});
     return B.CreateLoad(Ty, Result);
   }
   FunctionCallee F = getHelper(
@@ -163,10 +163,14 @@ Value *irgen::roundedArithmetic(FunctionLowering &FL, RoundingHelperOp Op,
 
 static RoundingHelperFormat helperFormat(ScalarType T) {
   switch (T) {
-  case ScalarType::F16: return RHF_F16;
-  case ScalarType::BF16: return RHF_BF16;
-  case ScalarType::F32: return RHF_F32;
-  default: return RHF_F64;
+  case ScalarType::F16:
+    return RHF_F16;
+  case ScalarType::BF16:
+    return RHF_BF16;
+  case ScalarType::F32:
+    return RHF_F32;
+  default:
+    return RHF_F64;
   }
 }
 
@@ -180,10 +184,11 @@ Value *irgen::roundedConversion(FunctionLowering &FL, Value *V, ScalarType From,
   Type *I32 = B.getInt32Ty(), *Ptr = B.getPtrTy();
   Value *N = B.getInt32(Vector ? Lanes : 1);
   if (ptx::isFloat(From)) {
-    FunctionCallee F = getHelper(FL, "ptxjit_convert_float",
-                                 {I32, I32, I32, Ptr, Ptr, I32});
-    B.CreateCall(F, {B.getInt32(helperFormat(To)), B.getInt32(helperFormat(From)),
-                     B.getInt32(Mode), Result, Src, N});
+    FunctionCallee F =
+        getHelper(FL, "ptxjit_convert_float", {I32, I32, I32, Ptr, Ptr, I32});
+    B.CreateCall(F,
+                 {B.getInt32(helperFormat(To)), B.getInt32(helperFormat(From)),
+                  B.getInt32(Mode), Result, Src, N});
   } else {
     FunctionCallee F = getHelper(FL, "ptxjit_convert_int",
                                  {I32, I32, I32, I32, Ptr, Ptr, I32});

@@ -22,8 +22,8 @@ using namespace ptxjit::irgen;
 using ptx::Opcode;
 using ptx::Operand;
 using ptx::ScalarType;
-using ptx::StateSpace;
 using ptx::Statement;
+using ptx::StateSpace;
 
 FunctionLowering::FunctionLowering(ModuleLowering &ML, const ptx::Function &F,
                                    Function *Fn, PTXCFG CFGIn)
@@ -78,7 +78,8 @@ Value *FunctionLowering::coerce(Value *V, Type *To, bool Signed) {
   if (FromBits == ToBits)
     return B.CreateBitCast(V, ToTy);
   // Different widths: go through integers.
-  Value *AsInt = FromElt->isIntegerTy() ? V : B.CreateBitCast(V, IntOf(FromElt));
+  Value *AsInt =
+      FromElt->isIntegerTy() ? V : B.CreateBitCast(V, IntOf(FromElt));
   Type *ToInt = IntOf(To);
   Value *Resized = ToBits < FromBits ? B.CreateTrunc(AsInt, ToInt)
                    : Signed          ? B.CreateSExt(AsInt, ToInt)
@@ -86,7 +87,9 @@ Value *FunctionLowering::coerce(Value *V, Type *To, bool Signed) {
   return To->isIntegerTy() ? Resized : B.CreateBitCast(Resized, ToTy);
 }
 
-Value *FunctionLowering::getMask() { return B.CreateLoad(B.getInt32Ty(), MaskVar); }
+Value *FunctionLowering::getMask() {
+  return B.CreateLoad(B.getInt32Ty(), MaskVar);
+}
 
 Value *FunctionLowering::maskToVector(Value *Mask) {
   return B.CreateBitCast(Mask, getVectorType(B.getInt1Ty()));
@@ -267,7 +270,8 @@ void FunctionLowering::declareVariables() {
     LV.Space = V.Space;
     LV.Size = V.getSizeInBytes();
     if (V.Space == StateSpace::Local) {
-      uint64_t Align = V.Align ? V.Align : std::max<uint64_t>(1, V.getElementSize());
+      uint64_t Align =
+          V.Align ? V.Align : std::max<uint64_t>(1, V.getElementSize());
       FrameSize = alignTo(FrameSize, Align);
       LV.Offset = FrameSize;
       FrameSize += LV.Size;
@@ -284,8 +288,9 @@ void FunctionLowering::declareVariables() {
   StringMap<LocalVariable> &Variables = Scopes[0].Variables;
   if (FrameSize) {
     FrameSize = alignTo(FrameSize, 16);
-    auto *Frame = EntryB.CreateAlloca(
-        ArrayType::get(B.getInt8Ty(), FrameSize * Lanes), nullptr, "local.frame");
+    auto *Frame =
+        EntryB.CreateAlloca(ArrayType::get(B.getInt8Ty(), FrameSize * Lanes),
+                            nullptr, "local.frame");
     Frame->setAlignment(Align(16));
     LocalFrame = Frame;
   }
@@ -325,13 +330,29 @@ void FunctionLowering::declareVariables() {
 //===----------------------------------------------------------------------===//
 
 static bool isSpecialRegisterName(StringRef N) {
-  static const char *const Names[] = {
-      "%tid",    "%ntid",   "%ctaid", "%nctaid",     "%laneid",
-      "%warpid", "%nwarpid", "%smid", "%nsmid",      "%gridid",
-      "%clock",  "%clock64", "%clock_hi", "%globaltimer", "%globaltimer_lo",
-      "%globaltimer_hi", "%lanemask_eq", "%lanemask_le", "%lanemask_lt",
-      "%lanemask_ge", "%lanemask_gt", "%dynamic_smem_size",
-      "%total_smem_size"};
+  static const char *const Names[] = {"%tid",
+                                      "%ntid",
+                                      "%ctaid",
+                                      "%nctaid",
+                                      "%laneid",
+                                      "%warpid",
+                                      "%nwarpid",
+                                      "%smid",
+                                      "%nsmid",
+                                      "%gridid",
+                                      "%clock",
+                                      "%clock64",
+                                      "%clock_hi",
+                                      "%globaltimer",
+                                      "%globaltimer_lo",
+                                      "%globaltimer_hi",
+                                      "%lanemask_eq",
+                                      "%lanemask_le",
+                                      "%lanemask_lt",
+                                      "%lanemask_ge",
+                                      "%lanemask_gt",
+                                      "%dynamic_smem_size",
+                                      "%total_smem_size"};
   return is_contained(Names, N) || N.starts_with("%envreg") ||
          N.starts_with("%pm");
 }
@@ -344,11 +365,10 @@ Expected<LaneValue> FunctionLowering::readSpecial(const Operand &Op) {
   unsigned Dim = Op.Component == 'y' ? 1 : Op.Component == 'z' ? 2 : 0;
   if (N == "%tid") {
     Shape Sh = UI.getSpecial(N, Op.Component);
-    Value *WarpBase = B.CreateMul(getContextField(WCF_WarpIndex, I32),
-                                  B.getInt32(Lanes));
-    Value *Linear = Sh.isUniform()
-                        ? WarpBase
-                        : B.CreateAdd(splat(WarpBase), laneIndices());
+    Value *WarpBase =
+        B.CreateMul(getContextField(WCF_WarpIndex, I32), B.getInt32(Lanes));
+    Value *Linear =
+        Sh.isUniform() ? WarpBase : B.CreateAdd(splat(WarpBase), laneIndices());
     auto C = [&](uint32_t V) -> Value * {
       return Sh.isUniform() ? (Value *)B.getInt32(V) : splat(B.getInt32(V));
     };
@@ -432,9 +452,8 @@ Expected<LaneValue> FunctionLowering::symbolAddress(StringRef Name, int64_t Off,
     // Lane-major parameter storage: lane L at Storage + L*Size.
     Value *Base = B.CreatePtrToInt(LV.Storage, I64);
     Value *Lane = B.CreateZExt(laneIndices(), getVectorType(I64));
-    Value *R = B.CreateAdd(
-        splat(B.CreateAdd(Base, B.getInt64(Off))),
-        B.CreateMul(Lane, splat(B.getInt64(LV.Size))));
+    Value *R = B.CreateAdd(splat(B.CreateAdd(Base, B.getInt64(Off))),
+                           B.CreateMul(Lane, splat(B.getInt64(LV.Size))));
     return LaneValue{R, Shape::affine(LV.Size)};
   }
   auto Sh = ML.SharedOffsets.find(Name);
@@ -507,10 +526,9 @@ Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
   case Operand::FloatImm:
   case Operand::DoubleImm: {
     bool IsF32 = Op.Kind == Operand::FloatImm;
-    APFloat Val = IsF32 ? APFloat(APFloat::IEEEsingle(),
-                                  APInt(32, uint32_t(Op.Value)))
-                        : APFloat(APFloat::IEEEdouble(),
-                                  APInt(64, uint64_t(Op.Value)));
+    APFloat Val =
+        IsF32 ? APFloat(APFloat::IEEEsingle(), APInt(32, uint32_t(Op.Value)))
+              : APFloat(APFloat::IEEEdouble(), APInt(64, uint64_t(Op.Value)));
     if (Ty->isFloatingPointTy()) {
       bool Lost;
       Val.convert(Ty->getFltSemantics(), APFloat::rmNearestTiesToEven, &Lost);
@@ -525,9 +543,9 @@ Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
     }
     // A float literal in a bit-typed instruction is its bit pattern.
     APInt Bits = Val.bitcastToAPInt();
-    return LaneValue{ConstantInt::get(Ty, Bits.zextOrTrunc(
-                                              Ty->getIntegerBitWidth())),
-                     Shape::uniform()};
+    return LaneValue{
+        ConstantInt::get(Ty, Bits.zextOrTrunc(Ty->getIntegerBitWidth())),
+        Shape::uniform()};
   }
   case Operand::Vector: {
     // {a, b}: packs the elements, the first in the low bits.
@@ -541,9 +559,9 @@ Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
     bool AllUniform = true;
     SmallVector<Value *, 4> Parts;
     for (const Operand &E : Op.Elements) {
-      Expected<LaneValue> EV = read(E, ptx::lookupScalarType(
-                                           (".b" + Twine(Bits / N)).str())
-                                           .value_or(ScalarType::B32));
+      Expected<LaneValue> EV =
+          read(E, ptx::lookupScalarType((".b" + Twine(Bits / N)).str())
+                      .value_or(ScalarType::B32));
       if (!EV)
         return EV;
       AllUniform &= EV->isScalar();
@@ -551,11 +569,15 @@ Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
     }
     for (unsigned I = 0; I != N; ++I) {
       Value *P = AllUniform ? Parts[I] : widen(Parts[I]);
-      Value *Wide = B.CreateZExt(P, AllUniform ? WideTy : getVectorType(WideTy));
-      Value *Shifted = I == 0 ? Wide
-                              : B.CreateShl(Wide, AllUniform
-                                                      ? ConstantInt::get(WideTy, I * (Bits / N))
-                                                      : splat(ConstantInt::get(WideTy, I * (Bits / N))));
+      Value *Wide =
+          B.CreateZExt(P, AllUniform ? WideTy : getVectorType(WideTy));
+      Value *Shifted =
+          I == 0 ? Wide
+                 : B.CreateShl(
+                       Wide,
+                       AllUniform
+                           ? ConstantInt::get(WideTy, I * (Bits / N))
+                           : splat(ConstantInt::get(WideTy, I * (Bits / N))));
       Acc = Acc ? B.CreateOr(Acc, Shifted) : Shifted;
     }
     return LaneValue{coerce(Acc, Ty, false),
@@ -641,8 +663,8 @@ Expected<LaneValue> FunctionLowering::getAddress(const Operand &Op,
   // Window-relative addresses become host addresses.
   if (Space == StateSpace::Shared || Space == StateSpace::SharedCTA ||
       Space == StateSpace::SharedCluster) {
-    Value *Base = B.CreatePtrToInt(
-        getContextField(WCF_SharedBase, B.getPtrTy()), I64);
+    Value *Base =
+        B.CreatePtrToInt(getContextField(WCF_SharedBase, B.getPtrTy()), I64);
     A.V = B.CreateAdd(A.isScalar() ? Base : splat(Base), A.V);
   }
   // Local-space addresses are host addresses already (see symbolAddress).
@@ -664,8 +686,7 @@ Value *FunctionLowering::loadLanes(const LaneValue &Addr, Type *Elt,
     Value *Ptr = B.CreateIntToPtr(Addr.V, B.getPtrTy());
     auto *V1 = FixedVectorType::get(Elt, 1);
     Value *Any = B.CreateICmpNE(Mask, B.getInt32(0));
-    Value *L = B.CreateMaskedLoad(V1, Ptr, Al,
-                                  B.CreateVectorSplat(1, Any));
+    Value *L = B.CreateMaskedLoad(V1, Ptr, Al, B.CreateVectorSplat(1, Any));
     return B.CreateExtractElement(L, uint64_t(0));
   }
   Value *VMask = maskToVector(Mask);
@@ -682,11 +703,11 @@ Value *FunctionLowering::loadLanes(const LaneValue &Addr, Type *Elt,
         Value *Any = B.CreateOrReduce(SegMask);
         Value *One = B.CreateMaskedLoad(FixedVectorType::get(Elt, 1), Base, Al,
                                         B.CreateVectorSplat(1, Any));
-        Parts.push_back(B.CreateVectorSplat(
-            Seg, B.CreateExtractElement(One, uint64_t(0))));
+        Parts.push_back(
+            B.CreateVectorSplat(Seg, B.CreateExtractElement(One, uint64_t(0))));
       } else {
-        Parts.push_back(B.CreateMaskedLoad(FixedVectorType::get(Elt, Seg),
-                                           Base, Al, SegMask));
+        Parts.push_back(B.CreateMaskedLoad(FixedVectorType::get(Elt, Seg), Base,
+                                           Al, SegMask));
       }
     }
     return concatVectors(Parts);
@@ -825,8 +846,8 @@ Error FunctionLowering::lower() {
     B.CreateStore(B.getInt32(0), ExitedVar);
     B.CreateStore(B.getInt32(0), ReturnedVar);
   }
-  for (AllocaInst *V : {WaitingVar, BlockedVar, ParkedVar, ReleasedVar,
-                        BackEdgeVar})
+  for (AllocaInst *V :
+       {WaitingVar, BlockedVar, ParkedVar, ReleasedVar, BackEdgeVar})
     B.CreateStore(B.getInt32(0), V);
   B.CreateStore(B.getInt32(~0u), RotateVar);
   B.CreateStore(Constant::getNullValue(getVectorType(I32)), NextVar);
@@ -850,8 +871,8 @@ Error FunctionLowering::lower() {
   for (unsigned V : {0, 1}) {
     BlockBBs[V].assign(CFG.Blocks.size(), nullptr);
     for (unsigned Blk : CFG.RPO)
-      BlockBBs[V][Blk] = BasicBlock::Create(
-          ML.Ctx, (V ? "bb" : "bb.div") + Twine(Blk), Fn);
+      BlockBBs[V][Blk] =
+          BasicBlock::Create(ML.Ctx, (V ? "bb" : "bb.div") + Twine(Blk), Fn);
   }
   DispatchBB = BasicBlock::Create(ML.Ctx, "dispatch", Fn);
   StopBB = BasicBlock::Create(ML.Ctx, "stop", Fn);

@@ -37,10 +37,10 @@ ModuleLowering::ModuleLowering(const ptx::Module &PM, Module &LM,
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *Dim3 = ArrayType::get(I32, 3);
   // Field order must match WarpContext and WarpContextField.
-  WarpCtxTy = StructType::create(
-      Ctx, {Dim3, Dim3, I32, I32, Ptr, I32, I32, I64, I32, I32, Ptr, Ptr, I32,
-            I32, I32, I32},
-      "ptxjit.WarpContext");
+  WarpCtxTy = StructType::create(Ctx,
+                                 {Dim3, Dim3, I32, I32, Ptr, I32, I32, I64, I32,
+                                  I32, Ptr, Ptr, I32, I32, I32, I32},
+                                 "ptxjit.WarpContext");
 }
 
 Error ModuleLowering::makeError(SMLoc Loc, const Twine &Msg) const {
@@ -93,16 +93,16 @@ static bool needsFibers(const ptx::Module &M, const ptx::Function &Kernel) {
         return true;
       if (I.Op == Opcode::Atom)
         return true;
-      if (I.Op == Opcode::Ld &&
-          (I.hasModifier(Modifier::Volatile) ||
-           I.hasModifier(Modifier::Relaxed) ||
-           I.hasModifier(Modifier::Acquire)))
+      if (I.Op == Opcode::Ld && (I.hasModifier(Modifier::Volatile) ||
+                                 I.hasModifier(Modifier::Relaxed) ||
+                                 I.hasModifier(Modifier::Acquire)))
         return true;
     }
   return false;
 }
 
-static void flatten(const Initializer &In, SmallVectorImpl<const Initializer *> &Out) {
+static void flatten(const Initializer &In,
+                    SmallVectorImpl<const Initializer *> &Out) {
   if (In.Kind != Initializer::List) {
     Out.push_back(&In);
     return;
@@ -115,8 +115,12 @@ Constant *ModuleLowering::lowerInitializer(const ptx::VariableDecl &V) {
   // Elements of the variable's type, as many as its size holds.
   Type *Elt;
   switch (V.Type) {
-  case ptx::ScalarType::F32: Elt = Type::getFloatTy(Ctx); break;
-  case ptx::ScalarType::F64: Elt = Type::getDoubleTy(Ctx); break;
+  case ptx::ScalarType::F32:
+    Elt = Type::getFloatTy(Ctx);
+    break;
+  case ptx::ScalarType::F64:
+    Elt = Type::getDoubleTy(Ctx);
+    break;
   default:
     Elt = Type::getIntNTy(Ctx, std::max(8u, ptx::getBitWidth(V.Type)));
   }
@@ -142,16 +146,17 @@ Constant *ModuleLowering::lowerInitializer(const ptx::VariableDecl &V) {
       break;
     case Initializer::Float:
     case Initializer::Double: {
-      APFloat F = In.Kind == Initializer::Float
-                      ? APFloat(APFloat::IEEEsingle(), APInt(32, uint32_t(In.Value)))
-                      : APFloat(APFloat::IEEEdouble(), APInt(64, uint64_t(In.Value)));
+      APFloat F =
+          In.Kind == Initializer::Float
+              ? APFloat(APFloat::IEEEsingle(), APInt(32, uint32_t(In.Value)))
+              : APFloat(APFloat::IEEEdouble(), APInt(64, uint64_t(In.Value)));
       if (Elt->isFloatingPointTy()) {
         bool Lost;
         F.convert(Elt->getFltSemantics(), APFloat::rmNearestTiesToEven, &Lost);
         C = ConstantFP::get(Elt, F);
       } else {
-        C = ConstantInt::get(Elt, F.bitcastToAPInt().zextOrTrunc(
-                                      Elt->getIntegerBitWidth()));
+        C = ConstantInt::get(
+            Elt, F.bitcastToAPInt().zextOrTrunc(Elt->getIntegerBitWidth()));
       }
       break;
     }
@@ -239,22 +244,22 @@ Error ModuleLowering::lowerGlobals(const ptx::Function &Kernel) {
   return Error::success();
 }
 
-Expected<Function *>
-ModuleLowering::getDeviceFunction(const ptx::Function &F) {
+Expected<Function *> ModuleLowering::getDeviceFunction(const ptx::Function &F) {
   auto It = DeviceFunctions.find(&F);
   if (It != DeviceFunctions.end())
     return It->second;
   if (!F.HasBody)
-    return makeError(F.Loc, "function '" + F.Name +
-                                "' is declared but not defined");
+    return makeError(F.Loc,
+                     "function '" + F.Name + "' is declared but not defined");
   // i32 (ptr Warp, i32 Mask, ptr Returns..., ptr Params...): each pointer
   // is lane-major storage of one .param; the result is the lanes that exited.
-  SmallVector<Type *, 8> Args{PointerType::getUnqual(Ctx), Type::getInt32Ty(Ctx)};
+  SmallVector<Type *, 8> Args{PointerType::getUnqual(Ctx),
+                              Type::getInt32Ty(Ctx)};
   for (size_t I = 0, E = F.Returns.size() + F.Params.size(); I != E; ++I)
     Args.push_back(PointerType::getUnqual(Ctx));
   auto *Ty = FunctionType::get(Type::getInt32Ty(Ctx), Args, false);
-  Function *Fn = Function::Create(Ty, GlobalValue::InternalLinkage,
-                                  "ptx." + F.Name, LM);
+  Function *Fn =
+      Function::Create(Ty, GlobalValue::InternalLinkage, "ptx." + F.Name, LM);
   DeviceFunctions[&F] = Fn;
   Pending.push_back(&F);
   return Fn;
@@ -273,8 +278,8 @@ Error ModuleLowering::lowerFunction(const ptx::Function &F, Function *Fn) {
 Expected<Function *> ModuleLowering::emitKernel(const ptx::Function &F) {
   Type *Ptr = PointerType::getUnqual(Ctx);
   auto *Ty = FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false);
-  Function *Fn = Function::Create(Ty, GlobalValue::ExternalLinkage,
-                                  F.Name + ".warp", LM);
+  Function *Fn =
+      Function::Create(Ty, GlobalValue::ExternalLinkage, F.Name + ".warp", LM);
   Fn->getArg(0)->setName("params");
   Fn->getArg(1)->setName("warp");
   if (Error E = lowerFunction(F, Fn))
@@ -288,14 +293,15 @@ Expected<Function *> ModuleLowering::emitKernel(const ptx::Function &F) {
   return Fn;
 }
 
-Expected<std::unique_ptr<Module>>
-ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
-                   const KernelShape &Shape, LLVMContext &Ctx,
-                   KernelLayout &Layout) {
+Expected<std::unique_ptr<Module>> ptxjit::emitKernel(const ptx::Module &M,
+                                                     StringRef Kernel,
+                                                     const KernelShape &Shape,
+                                                     LLVMContext &Ctx,
+                                                     KernelLayout &Layout) {
   const ptx::Function *F = M.findFunction(Kernel);
   if (!F || !F->IsEntry)
-    return createStringError(inconvertibleErrorCode(),
-                             "no kernel named '%s'", Kernel.str().c_str());
+    return createStringError(inconvertibleErrorCode(), "no kernel named '%s'",
+                             Kernel.str().c_str());
   auto LM = std::make_unique<Module>("ptx." + Kernel.str(), Ctx);
   ModuleLowering ML(M, *LM, Shape);
   ML.UsesBarriers = needsFibers(M, *F);
@@ -319,8 +325,12 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   Layout.DynamicSharedOffset = alignTo(ML.StaticSharedSize, 16);
   Layout.UsesCTABarriers = ML.UsesBarriers;
   for (unsigned D = 0; D != 3; ++D) {
-    Layout.ReqNTid[D] = D < F->NumReqNTid ? F->ReqNTid[D] : F->NumReqNTid ? 1 : 0;
-    Layout.MaxNTid[D] = D < F->NumMaxNTid ? F->MaxNTid[D] : F->NumMaxNTid ? 1 : 0;
+    Layout.ReqNTid[D] = D < F->NumReqNTid ? F->ReqNTid[D]
+                        : F->NumReqNTid   ? 1
+                                          : 0;
+    Layout.MaxNTid[D] = D < F->NumMaxNTid ? F->MaxNTid[D]
+                        : F->NumMaxNTid   ? 1
+                                          : 0;
   }
   return std::move(LM);
 }

@@ -150,7 +150,7 @@ private:
   /// A variable declared in the body or a parameter of this function.
   struct LocalVariable {
     ptx::StateSpace Space;
-    uint64_t Offset = 0;        ///< .local: offset in the frame
+    uint64_t Offset = 0; ///< .local: offset in the frame
     uint64_t Size = 0;
     llvm::Value *Storage = nullptr; ///< .param: [32 x Size] lane-major
     bool IsKernelParam = false;
@@ -168,11 +168,10 @@ private:
   llvm::Error lowerSystemCall(const ptx::Instruction &I, llvm::StringRef Name);
   /// Lane-major storage ([32 x size] bytes) holding a call argument or
   /// return value; registers are copied through a temporary.
-  llvm::Expected<llvm::Value *> getCallSlot(const ptx::Operand &Op,
-                                            bool IsReturn,
-                                            llvm::SmallVectorImpl<std::pair<
-                                                const ptx::Operand *,
-                                                llvm::Value *>> &CopyBack);
+  llvm::Expected<llvm::Value *> getCallSlot(
+      const ptx::Operand &Op, bool IsReturn,
+      llvm::SmallVectorImpl<std::pair<const ptx::Operand *, llvm::Value *>>
+          &CopyBack);
   void emitCall(llvm::FunctionCallee Callee, llvm::Value *Mask,
                 llvm::ArrayRef<llvm::Value *> Slots);
   llvm::Error lowerBlock(unsigned Index);
@@ -207,19 +206,22 @@ private:
   llvm::Value *ParamsArg = nullptr, *CtxArg = nullptr;
   llvm::AllocaInst *MaskVar = nullptr;    ///< i32 lanes running now
   llvm::AllocaInst *WaitingVar = nullptr; ///< i32 live lanes parked elsewhere
-  llvm::AllocaInst *NextVar = nullptr;    ///< <32 x i32> block each lane waits at
-  llvm::AllocaInst *BlockedVar = nullptr;  ///< i32 lanes waiting at a warp sync
-  llvm::AllocaInst *ParkedVar = nullptr;   ///< i32 lanes waiting at a CTA barrier
+  llvm::AllocaInst *NextVar = nullptr; ///< <32 x i32> block each lane waits at
+  llvm::AllocaInst *BlockedVar = nullptr; ///< i32 lanes waiting at a warp sync
+  llvm::AllocaInst *ParkedVar = nullptr; ///< i32 lanes waiting at a CTA barrier
   llvm::AllocaInst *ReleasedVar = nullptr; ///< i32 lanes a CTA barrier released
-  llvm::AllocaInst *BackEdgeVar = nullptr; ///< i32 backward branches while split
-  llvm::AllocaInst *RotateVar = nullptr;   ///< i32 after a long loop: the
-                                           ///< block the looping group is at
+  llvm::AllocaInst *BackEdgeVar =
+      nullptr;                           ///< i32 backward branches while split
+  llvm::AllocaInst *RotateVar = nullptr; ///< i32 after a long loop: the
+                                         ///< block the looping group is at
   llvm::BasicBlock *StopBB = nullptr;
   unsigned CurBlock = 0;
-  llvm::AllocaInst *ExitedVar = nullptr;  ///< device functions: lanes that exited
-  llvm::AllocaInst *ReturnedVar = nullptr; ///< device functions: lanes that returned
-  llvm::Value *LocalFrame = nullptr;      ///< [32 x FrameSize] bytes
-  llvm::AllocaInst *CarryVar = nullptr;   ///< <32 x i1> carry flags
+  llvm::AllocaInst *ExitedVar =
+      nullptr; ///< device functions: lanes that exited
+  llvm::AllocaInst *ReturnedVar =
+      nullptr;                       ///< device functions: lanes that returned
+  llvm::Value *LocalFrame = nullptr; ///< [32 x FrameSize] bytes
+  llvm::AllocaInst *CarryVar = nullptr; ///< <32 x i1> carry flags
   uint64_t FrameSize = 0;
   llvm::Value *InstMask = nullptr;
   const ptx::Instruction *CurInst = nullptr;

@@ -30,8 +30,8 @@ static Value *laneOf(IRBuilder<> &B, Value *V, Value *Lane) {
 /// Ordered accesses need each lane's access to happen as written.
 static bool isOrdered(const ptx::Instruction &I) {
   return I.hasModifier(Modifier::Volatile) ||
-         I.hasModifier(Modifier::Relaxed) ||
-         I.hasModifier(Modifier::Acquire) || I.hasModifier(Modifier::Release);
+         I.hasModifier(Modifier::Relaxed) || I.hasModifier(Modifier::Acquire) ||
+         I.hasModifier(Modifier::Release);
 }
 
 static AtomicOrdering orderingOf(const ptx::Instruction &I) {
@@ -48,9 +48,8 @@ static AtomicOrdering orderingOf(const ptx::Instruction &I) {
   return AtomicOrdering::SequentiallyConsistent;
 }
 
-static Expected<LaneValue> elementAddress(FunctionLowering &FL,
-                                          const LaneValue &Base,
-                                          uint64_t Offset) {
+static Expected<LaneValue>
+elementAddress(FunctionLowering &FL, const LaneValue &Base, uint64_t Offset) {
   if (!Offset)
     return Base;
   IRBuilder<> &B = FL.B;
@@ -145,20 +144,30 @@ static std::optional<AtomicRMWInst::BinOp> atomicOp(const ptx::Instruction &I,
   bool Signed = ptx::isSigned(T);
   for (Modifier M : I.Modifiers) {
     switch (M) {
-    case Modifier::Add: return Float ? AtomicRMWInst::FAdd : AtomicRMWInst::Add;
+    case Modifier::Add:
+      return Float ? AtomicRMWInst::FAdd : AtomicRMWInst::Add;
     case Modifier::Min:
-      return Float ? AtomicRMWInst::FMin
-                   : Signed ? AtomicRMWInst::Min : AtomicRMWInst::UMin;
+      return Float    ? AtomicRMWInst::FMin
+             : Signed ? AtomicRMWInst::Min
+                      : AtomicRMWInst::UMin;
     case Modifier::Max:
-      return Float ? AtomicRMWInst::FMax
-                   : Signed ? AtomicRMWInst::Max : AtomicRMWInst::UMax;
-    case Modifier::Inc: return AtomicRMWInst::UIncWrap;
-    case Modifier::Dec: return AtomicRMWInst::UDecWrap;
-    case Modifier::Exch: return AtomicRMWInst::Xchg;
-    case Modifier::And: return AtomicRMWInst::And;
-    case Modifier::Or: return AtomicRMWInst::Or;
-    case Modifier::Xor: return AtomicRMWInst::Xor;
-    default: break;
+      return Float    ? AtomicRMWInst::FMax
+             : Signed ? AtomicRMWInst::Max
+                      : AtomicRMWInst::UMax;
+    case Modifier::Inc:
+      return AtomicRMWInst::UIncWrap;
+    case Modifier::Dec:
+      return AtomicRMWInst::UDecWrap;
+    case Modifier::Exch:
+      return AtomicRMWInst::Xchg;
+    case Modifier::And:
+      return AtomicRMWInst::And;
+    case Modifier::Or:
+      return AtomicRMWInst::Or;
+    case Modifier::Xor:
+      return AtomicRMWInst::Xor;
+    default:
+      break;
     }
   }
   return std::nullopt;
@@ -300,8 +309,8 @@ Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
                     Space == StateSpace::SharedCluster;
     if (I.Op == Opcode::Isspacep) {
       Value *Result;
-      Value *SharedBase =
-          B.CreatePtrToInt(FL.getContextField(WCF_SharedBase, B.getPtrTy()), I64);
+      Value *SharedBase = B.CreatePtrToInt(
+          FL.getContextField(WCF_SharedBase, B.getPtrTy()), I64);
       Value *SharedSize = B.CreateZExt(
           FL.getContextField(WCF_TotalSharedSize, B.getInt32Ty()), I64);
       auto InRange = [&](Value *Lo, Value *Len) {
@@ -309,27 +318,27 @@ Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
         return B.CreateICmpULT(Off, A->isScalar() ? Len : FL.splat(Len));
       };
       Value *InShared = InRange(SharedBase, SharedSize);
-      Value *InLocal = A->isScalar() ? (Value *)B.getFalse()
-                                     : FL.splat(B.getFalse());
+      Value *InLocal =
+          A->isScalar() ? (Value *)B.getFalse() : FL.splat(B.getFalse());
       if (Value *Frames = FL.getLocalFrames()) {
         // The frames of one warp's lanes are contiguous.
         Value *Lo = B.CreateExtractElement(Frames, uint64_t(0));
         InLocal = InRange(Lo, B.getInt64(FL.getLocalFrameSize() * Lanes));
       }
       // .const data are host globals of their own: test each one.
-      Value *InConst = A->isScalar() ? (Value *)B.getFalse()
-                                     : FL.splat(B.getFalse());
+      Value *InConst =
+          A->isScalar() ? (Value *)B.getFalse() : FL.splat(B.getFalse());
       for (const auto &G : FL.ML.Globals) {
         GlobalVariable *GV = G.getValue();
         if (!GV->isConstant())
           continue;
-        uint64_t Size = FL.ML.LM.getDataLayout().getTypeAllocSize(
-            GV->getValueType());
-        InConst = B.CreateOr(InConst, InRange(B.CreatePtrToInt(GV, I64),
-                                              B.getInt64(Size)));
+        uint64_t Size =
+            FL.ML.LM.getDataLayout().getTypeAllocSize(GV->getValueType());
+        InConst = B.CreateOr(
+            InConst, InRange(B.CreatePtrToInt(GV, I64), B.getInt64(Size)));
       }
-      Value *InParam = A->isScalar() ? (Value *)B.getFalse()
-                                     : FL.splat(B.getFalse());
+      Value *InParam =
+          A->isScalar() ? (Value *)B.getFalse() : FL.splat(B.getFalse());
       if (FL.F.IsEntry)
         InParam = InRange(B.CreatePtrToInt(FL.getParamsArg(), I64),
                           B.getInt64(FL.getParamBufferSize()));
@@ -342,16 +351,16 @@ Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
       else if (Space == StateSpace::Param)
         Result = InParam;
       else if (Space == StateSpace::Global)
-        Result = B.CreateNot(B.CreateOr(
-            B.CreateOr(FL.widen(InShared), FL.widen(InLocal)),
-            B.CreateOr(FL.widen(InConst), FL.widen(InParam))));
+        Result = B.CreateNot(
+            B.CreateOr(B.CreateOr(FL.widen(InShared), FL.widen(InLocal)),
+                       B.CreateOr(FL.widen(InConst), FL.widen(InParam))));
       else
         Result = A->isScalar() ? (Value *)B.getFalse() : FL.splat(B.getFalse());
       return FL.write(I.Operands[0], Result, ScalarType::Pred);
     }
     if (IsShared) {
-      Value *Base =
-          B.CreatePtrToInt(FL.getContextField(WCF_SharedBase, B.getPtrTy()), I64);
+      Value *Base = B.CreatePtrToInt(
+          FL.getContextField(WCF_SharedBase, B.getPtrTy()), I64);
       Value *BaseV = A->isScalar() ? Base : FL.splat(Base);
       V = ToSpace ? B.CreateSub(V, BaseV) : B.CreateAdd(V, BaseV);
     }

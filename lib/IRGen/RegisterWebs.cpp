@@ -109,7 +109,7 @@ template <typename Fn>
 void forEachRegister(const ptx::Instruction &I, const RegisterDecls &Decls,
                      Fn F) {
   std::function<void(const Operand &, bool)> Visit = [&](const Operand &Op,
-                                                          bool IsDef) {
+                                                         bool IsDef) {
     switch (Op.Kind) {
     case Operand::Register:
     case Operand::Symbol:

@@ -46,7 +46,8 @@ llvm::Value *fusedMultiplyAdd(FunctionLowering &FL, const ptx::Instruction &I,
 
 /// The helper mode of a directed rounding modifier (.rz .rm .rp) on I;
 /// none for .rn or no modifier, which LLVM's own operations round exactly.
-std::optional<RoundingHelperMode> getDirectedRounding(const ptx::Instruction &I);
+std::optional<RoundingHelperMode>
+getDirectedRounding(const ptx::Instruction &I);
 /// Rounds float V (a scalar or vector) to bfloat, to nearest even, with
 /// subnormal results (LLVM's x86 lowering may use an instruction that
 /// flushes them).

@@ -65,7 +65,8 @@ static Expected<Value *> readUniform(FunctionLowering &FL, const Operand &Op,
   return B.CreateExtractElement(V->V, B.CreateAnd(First, B.getInt32(31)));
 }
 
-Error FunctionLowering::lowerSyncPoint(unsigned Index, const ptx::Instruction &I) {
+Error FunctionLowering::lowerSyncPoint(unsigned Index,
+                                       const ptx::Instruction &I) {
   CurInst = &I;
   Type *I32 = B.getInt32Ty();
   Value *Here = splat(B.getInt32(CFG.Blocks[Index].RPONumber));
@@ -75,8 +76,8 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index, const ptx::Instruction &I
     // Lanes already blocked here join the group that just arrived.
     Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
     Value *Blocked = B.CreateLoad(I32, BlockedVar);
-    Value *AtHere = B.CreateAnd(
-        Blocked, B.CreateBitCast(B.CreateICmpEQ(Next, Here), I32));
+    Value *AtHere =
+        B.CreateAnd(Blocked, B.CreateBitCast(B.CreateICmpEQ(Next, Here), I32));
     Value *Group = B.CreateOr(Mask, AtHere);
     Value *Live = B.CreateOr(Mask, Waiting);
     Value *Complete;
@@ -154,9 +155,9 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index, const ptx::Instruction &I
   // Fast path: if nothing else in the warp can run, arrive and wait in one
   // runtime call, and go on in this block when the barrier releases these
   // lanes.
-  Value *Others = B.CreateAnd(B.CreateLoad(I32, WaitingVar),
-                              B.CreateNot(B.CreateOr(
-                                  Parked, B.CreateLoad(I32, BlockedVar))));
+  Value *Others = B.CreateAnd(
+      B.CreateLoad(I32, WaitingVar),
+      B.CreateNot(B.CreateOr(Parked, B.CreateLoad(I32, BlockedVar))));
   BasicBlock *WaitHere = BasicBlock::Create(ML.Ctx, "bar.sync", Fn);
   BasicBlock *Park = BasicBlock::Create(ML.Ctx, "bar.park", Fn);
   BasicBlock *Through = BasicBlock::Create(ML.Ctx, "bar.through", Fn);
@@ -199,10 +200,14 @@ static Value *combineReduction(IRBuilder<> &B, Intrinsic::ID ID,
                                ArrayRef<Value *> Pair) {
   Value *X = Pair[0], *Y = Pair[1];
   switch (ID) {
-  case Intrinsic::vector_reduce_add: return B.CreateAdd(X, Y);
-  case Intrinsic::vector_reduce_and: return B.CreateAnd(X, Y);
-  case Intrinsic::vector_reduce_or: return B.CreateOr(X, Y);
-  case Intrinsic::vector_reduce_xor: return B.CreateXor(X, Y);
+  case Intrinsic::vector_reduce_add:
+    return B.CreateAdd(X, Y);
+  case Intrinsic::vector_reduce_and:
+    return B.CreateAnd(X, Y);
+  case Intrinsic::vector_reduce_or:
+    return B.CreateOr(X, Y);
+  case Intrinsic::vector_reduce_xor:
+    return B.CreateXor(X, Y);
   case Intrinsic::vector_reduce_smin:
     return B.CreateBinaryIntrinsic(Intrinsic::smin, X, Y);
   case Intrinsic::vector_reduce_umin:
@@ -222,8 +227,8 @@ static void shuffleSource(IRBuilder<> &B, Modifier Mode, Value *Lane,
   Value *Bv = B.CreateAnd(BVal, C(31));
   Value *Clamp = B.CreateAnd(CVal, C(31));
   Value *Seg = B.CreateAnd(B.CreateLShr(CVal, C(8)), C(31));
-  Value *MaxLane = B.CreateOr(B.CreateAnd(Lane, Seg),
-                              B.CreateAnd(Clamp, B.CreateNot(Seg)));
+  Value *MaxLane =
+      B.CreateOr(B.CreateAnd(Lane, Seg), B.CreateAnd(Clamp, B.CreateNot(Seg)));
   Value *MinLane = B.CreateAnd(Lane, Seg);
   Value *J;
   switch (Mode) {
@@ -319,12 +324,12 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
       // lanes whose mask names K.
       Value *Acc = splat(B.getInt32(Identity));
       for (unsigned K = 0; K != Lanes; ++K) {
-        Value *Named = B.CreateICmpNE(
-            B.CreateAnd(PerLane, splat(B.getInt32(1u << K))),
-            splat(B.getInt32(0)));
-        Value *Contrib = B.CreateSelect(
-            Named, splat(B.CreateExtractElement(V, K)),
-            splat(B.getInt32(Identity)));
+        Value *Named =
+            B.CreateICmpNE(B.CreateAnd(PerLane, splat(B.getInt32(1u << K))),
+                           splat(B.getInt32(0)));
+        Value *Contrib =
+            B.CreateSelect(Named, splat(B.CreateExtractElement(V, K)),
+                           splat(B.getInt32(Identity)));
         Value *Pair[] = {Acc, Contrib};
         Acc = combineReduction(B, ID, Pair);
       }
@@ -342,10 +347,11 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
     const Operand &Dst = I.Operands[0];
     const Operand &D = Dst.Kind == Operand::PredPair ? Dst.Elements[0] : Dst;
     if (I.hasModifier(Modifier::All) && !PerLane) {
-      Value *First = B.CreateIntrinsic(Intrinsic::cttz, {I32},
-                                       {Active, B.getFalse()});
+      Value *First =
+          B.CreateIntrinsic(Intrinsic::cttz, {I32}, {Active, B.getFalse()});
       Value *V = widen(A->V);
-      Value *Ref = B.CreateExtractElement(V, B.CreateAnd(First, B.getInt32(31)));
+      Value *Ref =
+          B.CreateExtractElement(V, B.CreateAnd(First, B.getInt32(31)));
       Value *Same = B.CreateAnd(
           B.CreateBitCast(B.CreateICmpEQ(V, splat(Ref)), I32), Active);
       Value *AllSame = B.CreateICmpEQ(Same, Active);
@@ -416,10 +422,22 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
         int32_t J;
         bool In;
         switch (Mode) {
-        case Modifier::Up: J = int32_t(L) - int32_t(Bvl); In = J >= int32_t(Max); break;
-        case Modifier::Down: J = L + Bvl; In = uint32_t(J) <= Max; break;
-        case Modifier::Bfly: J = L ^ Bvl; In = uint32_t(J) <= Max; break;
-        default: J = Min | (Bvl & ~Seg); In = uint32_t(J) <= Max; break;
+        case Modifier::Up:
+          J = int32_t(L) - int32_t(Bvl);
+          In = J >= int32_t(Max);
+          break;
+        case Modifier::Down:
+          J = L + Bvl;
+          In = uint32_t(J) <= Max;
+          break;
+        case Modifier::Bfly:
+          J = L ^ Bvl;
+          In = uint32_t(J) <= Max;
+          break;
+        default:
+          J = Min | (Bvl & ~Seg);
+          In = uint32_t(J) <= Max;
+          break;
         }
         Indices.push_back(In ? (J & 31) : L);
         Ok.push_back(B.getInt1(In));

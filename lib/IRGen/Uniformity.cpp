@@ -154,10 +154,10 @@ void UniformityInfo::run() {
     if (S.Kind != Statement::Inst)
       continue;
     const ptx::Instruction &I = S.Instr;
-    bool HasDest = !(I.Op == Opcode::St || I.Op == Opcode::Red ||
-                     I.Op == Opcode::Bra || I.Op == Opcode::Call ||
-                     I.Op == Opcode::BrxIdx || I.Op == Opcode::Prefetch ||
-                     I.Op == Opcode::Prefetchu);
+    bool HasDest =
+        !(I.Op == Opcode::St || I.Op == Opcode::Red || I.Op == Opcode::Bra ||
+          I.Op == Opcode::Call || I.Op == Opcode::BrxIdx ||
+          I.Op == Opcode::Prefetch || I.Op == Opcode::Prefetchu);
     auto Use = [&](StringRef Name) {
       auto It = DefAt.find(Name);
       if (It == DefAt.end() || StmtBlock[It->second] != StmtBlock[Idx] ||
@@ -264,7 +264,8 @@ bool UniformityInfo::visitInstructions() {
       case Opcode::Mul:
       case Opcode::Mad:
       case Opcode::Shl: {
-        if (I.Operands.size() < 3 || !IsInt || I.hasModifier(ptx::Modifier::Hi)) {
+        if (I.Operands.size() < 3 || !IsInt ||
+            I.hasModifier(ptx::Modifier::Hi)) {
           Result = JoinAllSources();
           break;
         }
@@ -289,11 +290,11 @@ bool UniformityInfo::visitInstructions() {
           Result = Shape::varying();
         if (I.Op == Opcode::Mad && I.Operands.size() == 4) {
           Shape Addend = Src(3);
-          Result = Result.isVarying() || Addend.isVarying()
-                       ? Shape::varying()
-                       : Shape::affine(Result.Stride + Addend.Stride,
-                                       std::min(Result.segment(),
-                                                Addend.segment()));
+          Result =
+              Result.isVarying() || Addend.isVarying()
+                  ? Shape::varying()
+                  : Shape::affine(Result.Stride + Addend.Stride,
+                                  std::min(Result.segment(), Addend.segment()));
         }
         break;
       }
@@ -316,7 +317,8 @@ bool UniformityInfo::visitInstructions() {
           Addr = Shape::varying();
         bool PerLaneMemory = I.Space == ptx::StateSpace::Local ||
                              (I.Space == ptx::StateSpace::Param && !F.IsEntry);
-        Result = Addr.isUniform() && !PerLaneMemory && !I.hasModifier(ptx::Modifier::Volatile)
+        Result = Addr.isUniform() && !PerLaneMemory &&
+                         !I.hasModifier(ptx::Modifier::Volatile)
                      ? Shape::uniform()
                      : Shape::varying();
         // A parameter of the kernel itself is uniform; a call's return
@@ -363,8 +365,8 @@ bool UniformityInfo::visitInstructions() {
         if (CFG.Blocks.size() > B && Divergent.test(B) &&
             !BlockLocal.contains(R.Name))
           New = Shape::varying();
-        Shape &Cur = Registers.try_emplace(R.Name, Shape::uniform())
-                         .first->second;
+        Shape &Cur =
+            Registers.try_emplace(R.Name, Shape::uniform()).first->second;
         Shape Joined = Cur.join(New);
         if (Joined != Cur) {
           Cur = Joined;
@@ -407,9 +409,8 @@ bool UniformityInfo::updateDivergence() {
     if (!Diverges)
       continue;
     // Lanes that take a branch only to leave the warp do not split it.
-    if (I.Op == Opcode::Bra && any_of(Blk.Succs, [&](unsigned S) {
-          return CFG.onlyExits(F, S);
-        }))
+    if (I.Op == Opcode::Bra &&
+        any_of(Blk.Succs, [&](unsigned S) { return CFG.onlyExits(F, S); }))
       continue;
     // Every block between the branch and its reconvergence point.
     unsigned Join = CFG.getImmediatePostDominator(B);

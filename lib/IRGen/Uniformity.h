@@ -12,8 +12,8 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include <cstdint>
 
 namespace ptxjit {

@@ -28,8 +28,8 @@ static void initializeNativeTarget() {
   });
 }
 
-static Expected<std::unique_ptr<TargetMachine>> createHostTargetMachine(
-    unsigned OptLevel) {
+static Expected<std::unique_ptr<TargetMachine>>
+createHostTargetMachine(unsigned OptLevel) {
   initializeNativeTarget();
   auto JTMB = JITTargetMachineBuilder::detectHost();
   if (!JTMB)
@@ -127,7 +127,8 @@ Expected<CompiledKernel> KernelJIT::compile(const ptx::Module &M,
   (*LM)->setDataLayout(J->getDataLayout());
   (*LM)->setTargetTriple(J->getTargetTriple());
   optimizeModule(**LM, Opts.OptLevel);
-  if (Error E = J->addIRModule(ThreadSafeModule(std::move(*LM), std::move(Ctx))))
+  if (Error E =
+          J->addIRModule(ThreadSafeModule(std::move(*LM), std::move(Ctx))))
     return std::move(E);
   auto Addr = J->lookup(K.Layout.WarpFunctionName);
   if (!Addr)

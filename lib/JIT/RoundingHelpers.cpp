@@ -18,10 +18,14 @@ using namespace ptxjit;
 
 static RoundingMode toRoundingMode(uint32_t Mode) {
   switch (Mode) {
-  case RHM_TowardZero: return RoundingMode::TowardZero;
-  case RHM_Down: return RoundingMode::TowardNegative;
-  case RHM_Up: return RoundingMode::TowardPositive;
-  default: return RoundingMode::NearestTiesToEven;
+  case RHM_TowardZero:
+    return RoundingMode::TowardZero;
+  case RHM_Down:
+    return RoundingMode::TowardNegative;
+  case RHM_Up:
+    return RoundingMode::TowardPositive;
+  default:
+    return RoundingMode::NearestTiesToEven;
   }
 }
 
@@ -53,15 +57,26 @@ static APFloat squareRoot(const APFloat &A, RoundingMode RM) {
   return R;
 }
 
-static APFloat compute(uint32_t Op, RoundingMode RM, APFloat A, const APFloat &B,
-                       const APFloat &C) {
+static APFloat compute(uint32_t Op, RoundingMode RM, APFloat A,
+                       const APFloat &B, const APFloat &C) {
   switch (Op) {
-  case RHO_Add: A.add(B, RM); return A;
-  case RHO_Sub: A.subtract(B, RM); return A;
-  case RHO_Mul: A.multiply(B, RM); return A;
-  case RHO_Div: A.divide(B, RM); return A;
-  case RHO_Fma: A.fusedMultiplyAdd(B, C, RM); return A;
-  case RHO_Sqrt: return squareRoot(A, RM);
+  case RHO_Add:
+    A.add(B, RM);
+    return A;
+  case RHO_Sub:
+    A.subtract(B, RM);
+    return A;
+  case RHO_Mul:
+    A.multiply(B, RM);
+    return A;
+  case RHO_Div:
+    A.divide(B, RM);
+    return A;
+  case RHO_Fma:
+    A.fusedMultiplyAdd(B, C, RM);
+    return A;
+  case RHO_Sqrt:
+    return squareRoot(A, RM);
   default: { // RHO_Rcp
     APFloat One(A.getSemantics(), 1);
     One.divide(A, RM);
@@ -70,9 +85,7 @@ static APFloat compute(uint32_t Op, RoundingMode RM, APFloat A, const APFloat &B
   }
 }
 
-static bool takesB(uint32_t Op) {
-  return Op != RHO_Sqrt && Op != RHO_Rcp;
-}
+static bool takesB(uint32_t Op) { return Op != RHO_Sqrt && Op != RHO_Rcp; }
 
 extern "C" void ptxjit_rounded_f32(uint32_t Op, uint32_t Mode, float *D,
                                    const float *A, const float *B,
@@ -80,9 +93,9 @@ extern "C" void ptxjit_rounded_f32(uint32_t Op, uint32_t Mode, float *D,
   RoundingMode RM = toRoundingMode(Mode);
   APFloat Zero(0.0f);
   for (uint32_t I = 0; I != N; ++I) {
-    APFloat R = compute(Op, RM, APFloat(A[I]),
-                        takesB(Op) ? APFloat(B[I]) : Zero,
-                        Op == RHO_Fma ? APFloat(C[I]) : Zero);
+    APFloat R =
+        compute(Op, RM, APFloat(A[I]), takesB(Op) ? APFloat(B[I]) : Zero,
+                Op == RHO_Fma ? APFloat(C[I]) : Zero);
     D[I] = R.convertToFloat();
   }
 }
@@ -93,19 +106,19 @@ extern "C" void ptxjit_rounded_f64(uint32_t Op, uint32_t Mode, double *D,
   RoundingMode RM = toRoundingMode(Mode);
   APFloat Zero(0.0);
   for (uint32_t I = 0; I != N; ++I) {
-    APFloat R = compute(Op, RM, APFloat(A[I]),
-                        takesB(Op) ? APFloat(B[I]) : Zero,
-                        Op == RHO_Fma ? APFloat(C[I]) : Zero);
+    APFloat R =
+        compute(Op, RM, APFloat(A[I]), takesB(Op) ? APFloat(B[I]) : Zero,
+                Op == RHO_Fma ? APFloat(C[I]) : Zero);
     D[I] = R.convertToDouble();
   }
 }
 
 static const fltSemantics &semanticsOf(uint32_t Format);
 
-extern "C" void ptxjit_rounded_half(uint32_t Format, uint32_t Op,
-                                    uint32_t Mode, uint16_t *D,
-                                    const uint16_t *A, const uint16_t *B,
-                                    const uint16_t *C, uint32_t N) {
+extern "C" void ptxjit_rounded_half(uint32_t Format, uint32_t Op, uint32_t Mode,
+                                    uint16_t *D, const uint16_t *A,
+                                    const uint16_t *B, const uint16_t *C,
+                                    uint32_t N) {
   RoundingMode RM = toRoundingMode(Mode);
   const fltSemantics &Sem = semanticsOf(Format);
   auto Load = [&](const uint16_t *P, uint32_t I) {
@@ -121,10 +134,14 @@ extern "C" void ptxjit_rounded_half(uint32_t Format, uint32_t Op,
 
 static const fltSemantics &semanticsOf(uint32_t Format) {
   switch (Format) {
-  case RHF_F16: return APFloat::IEEEhalf();
-  case RHF_BF16: return APFloat::BFloat();
-  case RHF_F32: return APFloat::IEEEsingle();
-  default: return APFloat::IEEEdouble();
+  case RHF_F16:
+    return APFloat::IEEEhalf();
+  case RHF_BF16:
+    return APFloat::BFloat();
+  case RHF_F32:
+    return APFloat::IEEEsingle();
+  default:
+    return APFloat::IEEEdouble();
   }
 }
 

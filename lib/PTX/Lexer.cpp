@@ -96,25 +96,44 @@ Token Lexer::lex() {
   }
   char C = *Cur++;
   switch (C) {
-  case ',': return make(Token::Comma, Start);
-  case ';': return make(Token::Semi, Start);
-  case ':': return make(Token::Colon, Start);
-  case '{': return make(Token::LBrace, Start);
-  case '}': return make(Token::RBrace, Start);
-  case '[': return make(Token::LBracket, Start);
-  case ']': return make(Token::RBracket, Start);
-  case '(': return make(Token::LParen, Start);
-  case ')': return make(Token::RParen, Start);
-  case '<': return make(Token::Less, Start);
-  case '>': return make(Token::Greater, Start);
-  case '+': return make(Token::Plus, Start);
-  case '-': return make(Token::Minus, Start);
-  case '!': return make(Token::Bang, Start);
-  case '@': return make(Token::At, Start);
-  case '|': return make(Token::Pipe, Start);
-  case '=': return make(Token::Equal, Start);
-  case '*': return make(Token::Star, Start);
-  case '"': return lexString(Start);
+  case ',':
+    return make(Token::Comma, Start);
+  case ';':
+    return make(Token::Semi, Start);
+  case ':':
+    return make(Token::Colon, Start);
+  case '{':
+    return make(Token::LBrace, Start);
+  case '}':
+    return make(Token::RBrace, Start);
+  case '[':
+    return make(Token::LBracket, Start);
+  case ']':
+    return make(Token::RBracket, Start);
+  case '(':
+    return make(Token::LParen, Start);
+  case ')':
+    return make(Token::RParen, Start);
+  case '<':
+    return make(Token::Less, Start);
+  case '>':
+    return make(Token::Greater, Start);
+  case '+':
+    return make(Token::Plus, Start);
+  case '-':
+    return make(Token::Minus, Start);
+  case '!':
+    return make(Token::Bang, Start);
+  case '@':
+    return make(Token::At, Start);
+  case '|':
+    return make(Token::Pipe, Start);
+  case '=':
+    return make(Token::Equal, Start);
+  case '*':
+    return make(Token::Star, Start);
+  case '"':
+    return lexString(Start);
   case '.':
     if (Cur != End && (isAlpha(*Cur) || *Cur == '_'))
       return lexDirective(Start);
@@ -144,7 +163,8 @@ Token Lexer::lexDirective(const char *Start) {
   while (true) {
     while (Cur != End && isIdentBody(*Cur))
       ++Cur;
-    if (Cur + 2 < End && Cur[0] == ':' && Cur[1] == ':' && isIdentBody(Cur[2])) {
+    if (Cur + 2 < End && Cur[0] == ':' && Cur[1] == ':' &&
+        isIdentBody(Cur[2])) {
       Cur += 2;
       continue;
     }
@@ -171,8 +191,8 @@ Token Lexer::lexString(const char *Start) {
 
 Token Lexer::lexNumber(const char *Start) {
   // Hex floats: 0f + 8 hex digits, 0d + 16 hex digits.
-  if (*Start == '0' && Cur != End && (*Cur == 'f' || *Cur == 'F' ||
-                                      *Cur == 'd' || *Cur == 'D')) {
+  if (*Start == '0' && Cur != End &&
+      (*Cur == 'f' || *Cur == 'F' || *Cur == 'd' || *Cur == 'D')) {
     bool IsDouble = *Cur == 'd' || *Cur == 'D';
     const char *Digits = Cur + 1;
     const char *P = Digits;
@@ -236,10 +256,12 @@ Token Lexer::lexNumber(const char *Start) {
   }
   if (Text.empty() || Text.getAsInteger(Radix, T.IntValue)) {
     bool AllDigits = !Text.empty() && all_of(Text, [&](char C) {
-      return Radix == 16 ? isHexDigit(C) : isDigit(C) && unsigned(C - '0') < Radix;
+      return Radix == 16 ? isHexDigit(C)
+                         : isDigit(C) && unsigned(C - '0') < Radix;
     });
     Diags.report(T.getLoc(),
-                 AllDigits ? DiagID::err_number_too_large : DiagID::err_bad_number,
+                 AllDigits ? DiagID::err_number_too_large
+                           : DiagID::err_bad_number,
                  T.Text);
     T.Kind = Token::Error;
   }

@@ -132,8 +132,7 @@ std::string ptxjit::formatDevicePrintf(const char *Format, const char *Args) {
                     reinterpret_cast<void *>(Reader.next<uint64_t>()));
       break;
     case 's': {
-      const char *S =
-          reinterpret_cast<const char *>(Reader.next<uint64_t>());
+      const char *S = reinterpret_cast<const char *>(Reader.next<uint64_t>());
       std::snprintf(Buf, sizeof Buf, Plain.c_str(), S ? S : "(null)");
       break;
     }

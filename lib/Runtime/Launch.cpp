@@ -5,10 +5,10 @@
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
 #include "ptxjit/Runtime/DevicePrintf.h"
-#include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -41,8 +41,8 @@ Error ptxjit::validateLaunch(const LaunchConfig &C, const KernelLayout &L) {
   if (Threads > MaxThreadsPerBlock)
     return launchError(formatv("{0} threads per block exceed the limit of {1}",
                                Threads, MaxThreadsPerBlock));
-  if (L.ReqNTid[0] && (B[0] != L.ReqNTid[0] || B[1] != L.ReqNTid[1] ||
-                       B[2] != L.ReqNTid[2]))
+  if (L.ReqNTid[0] &&
+      (B[0] != L.ReqNTid[0] || B[1] != L.ReqNTid[1] || B[2] != L.ReqNTid[2]))
     return launchError(formatv("block {0}x{1}x{2} does not match the kernel's "
                                ".reqntid {3}, {4}, {5}",
                                B[0], B[1], B[2], L.ReqNTid[0], L.ReqNTid[1],
@@ -53,14 +53,12 @@ Error ptxjit::validateLaunch(const LaunchConfig &C, const KernelLayout &L) {
                                ".maxntid {1}, {2}, {3}",
                                Threads, L.MaxNTid[0], L.MaxNTid[1],
                                L.MaxNTid[2]));
-  uint64_t Shared = L.DynamicSharedOffset + C.DynamicSharedBytes;
   if (L.StaticSharedSize + C.DynamicSharedBytes > MaxSharedBytesPerBlock)
     return launchError(formatv(
         "{0} bytes of shared memory ({1} static + {2} dynamic) exceed the "
         "limit of {3} per block",
         L.StaticSharedSize + C.DynamicSharedBytes, L.StaticSharedSize,
         C.DynamicSharedBytes, MaxSharedBytesPerBlock));
-  (void)Shared;
   return Error::success();
 }
 
@@ -187,8 +185,8 @@ private:
                                  Where, lanesText(Ctx.StatusLanes),
                                  Ctx.StatusLine));
     case WS_Cancelled:
-      return launchError(formatv("{0} was cancelled at line {1}", Where,
-                                 Ctx.StatusLine));
+      return launchError(
+          formatv("{0} was cancelled at line {1}", Where, Ctx.StatusLine));
     default:
       return launchError(formatv(
           "deadlock in {0}: lanes {1} wait at a warp-synchronous instruction "
@@ -225,12 +223,14 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
       return launchError("kernel was compiled for a different block shape");
 
   uint64_t NumCTAs = uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2];
-  unsigned Workers = C.NumThreads ? C.NumThreads
-                                  : std::max(1u, std::thread::hardware_concurrency());
+  unsigned Workers = C.NumThreads
+                         ? C.NumThreads
+                         : std::max(1u, std::thread::hardware_concurrency());
   Workers = unsigned(std::min<uint64_t>(Workers, NumCTAs));
 
   std::atomic<uint64_t> Next{0};
-  uint64_t Chunk = std::clamp<uint64_t>(NumCTAs / (uint64_t(Workers) * 16), 1, 64);
+  uint64_t Chunk =
+      std::clamp<uint64_t>(NumCTAs / (uint64_t(Workers) * 16), 1, 64);
   std::atomic<bool> Failed{false};
   std::mutex ErrorLock;
   Error FirstError = Error::success();

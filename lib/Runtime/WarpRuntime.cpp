@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ptxjit/Runtime/WarpRuntime.h"
 #include "ptxjit/IRGen/WarpABI.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
-#include "ptxjit/Runtime/WarpRuntime.h"
 #include <string>
 #include <unordered_map>
 

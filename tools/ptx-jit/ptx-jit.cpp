@@ -33,8 +33,8 @@ static cl::SubCommand PrintCmd("print",
                                "Parse a PTX file and print it back as PTX");
 
 static cl::SubCommand RunCmd("run", "Run one kernel of a PTX file");
-static cl::SubCommand EmitLLVMCmd(
-    "emit-llvm", "Print the warp-vectorized LLVM IR of a kernel");
+static cl::SubCommand
+    EmitLLVMCmd("emit-llvm", "Print the warp-vectorized LLVM IR of a kernel");
 
 static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
                                       cl::desc("<file.ptx | ->"),
@@ -74,9 +74,10 @@ static cl::list<std::string>
              cl::desc("One kernel argument per parameter, in order: a scalar "
                       "literal, or TYPE[COUNT][=INIT][>OUT] for a buffer"),
              cl::value_desc("spec"), cl::sub(RunCmd));
-static cl::opt<unsigned> OptLevel("O", cl::init(2), cl::Prefix,
-                                  cl::desc("Optimization level 0-3 (default 2)"),
-                                  cl::sub(RunCmd), cl::sub(EmitLLVMCmd));
+static cl::opt<unsigned>
+    OptLevel("O", cl::init(2), cl::Prefix,
+             cl::desc("Optimization level 0-3 (default 2)"), cl::sub(RunCmd),
+             cl::sub(EmitLLVMCmd));
 static cl::opt<bool> PrintStats("stats",
                                 cl::desc("Print parse, JIT and run times and "
                                          "the number of CTAs and warps"),
@@ -123,8 +124,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (OptLevel > 3)
-    return reportError(createStringError(inconvertibleErrorCode(),
-                                         "-O must be 0, 1, 2 or 3"));
+    return reportError(
+        createStringError(inconvertibleErrorCode(), "-O must be 0, 1, 2 or 3"));
   auto ParseStart = std::chrono::steady_clock::now();
   Expected<std::unique_ptr<ptx::Module>> M = load();
   if (!M)

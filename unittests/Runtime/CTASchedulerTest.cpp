@@ -521,8 +521,7 @@ TEST_F(CTASchedulerTest, ManyCTAsReuseStacks) {
 }
 
 TEST_F(CTASchedulerTest, BadLaunchIsAnError) {
-  TestCTA CTA(
-      *S, [](void *) {}, 64, nullptr);
+  TestCTA CTA(*S, [](void *) {}, 64, nullptr);
   CTA.L.NumThreads = 65;
   EXPECT_EQ(msg(S->run(CTA.L)),
             "kernel 'k': a CTA of 65 threads cannot run as 2 warps");

@@ -260,8 +260,7 @@ TEST(FiberTest, ResetReusesStack) {
   for (int I = 0; I < 100; ++I) {
     T.F.resume();
     ASSERT_TRUE(T.F.isFinished());
-    T.F.reset(
-        Stack, [](void *P) { ++*static_cast<int *>(P); }, &Count);
+    T.F.reset(Stack, [](void *P) { ++*static_cast<int *>(P); }, &Count);
   }
   EXPECT_EQ(Count, 100);
 }

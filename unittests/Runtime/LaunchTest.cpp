@@ -374,9 +374,9 @@ TEST_F(LaunchKernelTest, CancelStopsAnEndlessKernel) {
   });
   Error E = launchKernel(K, Params.data(), C);
   Stopper.join();
-  double Seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Start)
-                       .count();
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   ASSERT_TRUE(bool(E));
   std::string Message = toString(std::move(E));
   EXPECT_NE(Message.find("cancelled"), std::string::npos) << Message;

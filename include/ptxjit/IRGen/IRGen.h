@@ -1,4 +1,5 @@
-//===- IRGen.h - Lowering PTX kernels to warp-vectorized LLVM IR -*- C++ -*-===//
+//===- IRGen.h - Lowering PTX kernels to warp-vectorized LLVM IR -*- C++
+//-*-===//
 
 #ifndef PTXJIT_IRGEN_IRGEN_H
 #define PTXJIT_IRGEN_IRGEN_H

@@ -1,4 +1,5 @@
-//===- RoundingHelpers.h - Exactly rounded float helpers ---------*- C++ -*-===//
+//===- RoundingHelpers.h - Exactly rounded float helpers ---------*- C++
+//-*-===//
 //
 // PTX instructions with a directed rounding mode (.rz .rm .rp), and
 // conversions LLVM would round twice, call these host functions, which round
@@ -53,9 +54,8 @@ extern "C" {
 /// read only by the operations that take them.
 void ptxjit_rounded_f32(uint32_t Op, uint32_t Mode, float *D, const float *A,
                         const float *B, const float *C, uint32_t N);
-void ptxjit_rounded_f64(uint32_t Op, uint32_t Mode, double *D,
-                        const double *A, const double *B, const double *C,
-                        uint32_t N);
+void ptxjit_rounded_f64(uint32_t Op, uint32_t Mode, double *D, const double *A,
+                        const double *B, const double *C, uint32_t N);
 /// The same on .f16 or .bf16 bit patterns (Format is RHF_F16 or RHF_BF16):
 /// LLVM would compute a 16-bit fma in float, rounding twice.
 void ptxjit_rounded_half(uint32_t Format, uint32_t Op, uint32_t Mode,

@@ -1,4 +1,5 @@
-//===- WarpABI.h - The contract between generated code and runtime -*- C++ -*-===//
+//===- WarpABI.h - The contract between generated code and runtime -*- C++
+//-*-===//
 //
 // Every kernel becomes one LLVM function that runs one warp:
 //
@@ -23,32 +24,32 @@ constexpr unsigned WarpSize = 32;
 /// Why a warp stopped early (WarpContext::Status).
 enum WarpStatus : uint32_t {
   WS_Running = 0,
-  WS_Trap = 1,          ///< a lane executed trap
-  WS_Cancelled = 2,     ///< the launch was cancelled (--timeout)
-  WS_WarpDeadlock = 3,  ///< lanes wait at a warp-synchronous instruction
-                        ///< for lanes that never arrive
-  WS_Assert = 4,        ///< a device assert failed (already reported)
+  WS_Trap = 1,         ///< a lane executed trap
+  WS_Cancelled = 2,    ///< the launch was cancelled (--timeout)
+  WS_WarpDeadlock = 3, ///< lanes wait at a warp-synchronous instruction
+                       ///< for lanes that never arrive
+  WS_Assert = 4,       ///< a device assert failed (already reported)
 };
 
 struct WarpContext {
-  uint32_t CtaId[3];       ///< %ctaid
-  uint32_t NCtaId[3];      ///< %nctaid
-  uint32_t WarpIndex;      ///< warp within the CTA (%warpid)
-  uint32_t InitialMask;    ///< lanes that exist (partial last warp)
-  char *SharedBase;        ///< the CTA's shared memory
+  uint32_t CtaId[3];          ///< %ctaid
+  uint32_t NCtaId[3];         ///< %nctaid
+  uint32_t WarpIndex;         ///< warp within the CTA (%warpid)
+  uint32_t InitialMask;       ///< lanes that exist (partial last warp)
+  char *SharedBase;           ///< the CTA's shared memory
   uint32_t DynamicSharedSize; ///< %dynamic_smem_size
   uint32_t TotalSharedSize;   ///< %total_smem_size
-  uint64_t GridId;         ///< %gridid
-  uint32_t SMId;           ///< %smid (the host thread running the CTA)
-  uint32_t NSMId;          ///< %nsmid
+  uint64_t GridId;            ///< %gridid
+  uint32_t SMId;              ///< %smid (the host thread running the CTA)
+  uint32_t NSMId;             ///< %nsmid
   /// The CTA scheduler running this warp (runtime calls take it).
   void *Runtime;
   /// Never null; the warp stops at its next backward branch when nonzero.
   const volatile uint8_t *Cancel;
-  uint32_t Status;         ///< WarpStatus
-  uint32_t StatusLine;     ///< PTX line where the warp stopped
-  uint32_t StatusLanes;    ///< lanes concerned (trap, deadlock)
-  uint32_t StatusAux;      ///< deadlock: the lanes they wait for
+  uint32_t Status;      ///< WarpStatus
+  uint32_t StatusLine;  ///< PTX line where the warp stopped
+  uint32_t StatusLanes; ///< lanes concerned (trap, deadlock)
+  uint32_t StatusAux;   ///< deadlock: the lanes they wait for
 };
 
 /// Field indices of WarpContext in the LLVM struct type IRGen builds.

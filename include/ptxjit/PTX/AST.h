@@ -43,7 +43,7 @@ struct Operand {
     Sink,      ///< _
   };
   KindTy Kind = Sink;
-  bool Negated = false;       ///< !%p
+  bool Negated = false;        ///< !%p
   bool BaseIsRegister = false; ///< Address: Name is a register, not a symbol
   char Component = 0;          ///< 'x', 'y', 'z' or 'w' after a register
   llvm::SMLoc Loc;
@@ -90,8 +90,8 @@ struct Initializer {
   enum KindTy : uint8_t { Int, Float, Double, Symbol, Generic, List };
   KindTy Kind = Int;
   llvm::SMLoc Loc;
-  int64_t Value = 0;          ///< integer, FP bits, or symbol offset
-  llvm::StringRef Name;       ///< Symbol and Generic: the variable named
+  int64_t Value = 0;                 ///< integer, FP bits, or symbol offset
+  llvm::StringRef Name;              ///< Symbol and Generic: the variable named
   std::vector<Initializer> Elements; ///< List
 };
 
@@ -103,8 +103,8 @@ struct VariableDecl {
   StateSpace Space = StateSpace::None;
   Linkage Link = Linkage::None;
   ScalarType Type = ScalarType::None;
-  uint8_t VectorWidth = 1;   ///< .v2 / .v4
-  uint32_t Align = 0;        ///< 0 if not given
+  uint8_t VectorWidth = 1; ///< .v2 / .v4
+  uint32_t Align = 0;      ///< 0 if not given
   llvm::StringRef Name;
   /// Array dimensions; 0 for an unsized dimension ("[]").
   llvm::SmallVector<uint64_t, 1> Dims;

@@ -34,7 +34,8 @@ public:
 
   template <typename... Ts>
   void report(llvm::SMLoc Loc, DiagID ID, Ts &&...Args) {
-    emit(Loc, ID, llvm::formatv(getFormat(ID), std::forward<Ts>(Args)...).str());
+    emit(Loc, ID,
+         llvm::formatv(getFormat(ID), std::forward<Ts>(Args)...).str());
   }
 
   unsigned getNumErrors() const { return NumErrors; }

@@ -25,8 +25,8 @@ struct FrontEndOptions {
 /// Parses (and verifies) Source. Diagnostics are printed to DiagOS; on any
 /// error the result is an llvm::Error saying how many there were.
 llvm::Expected<std::unique_ptr<Module>>
-loadModule(std::unique_ptr<llvm::MemoryBuffer> Source, llvm::raw_ostream &DiagOS,
-           const FrontEndOptions &Opts = {});
+loadModule(std::unique_ptr<llvm::MemoryBuffer> Source,
+           llvm::raw_ostream &DiagOS, const FrontEndOptions &Opts = {});
 
 /// Reads Path ("-" is standard input) and calls loadModule.
 llvm::Expected<std::unique_ptr<Module>>

@@ -21,16 +21,34 @@ struct Token {
     HexFloat,   ///< 0f3F800000 (IntValue: f32 bits), 0d... (f64 bits)
     DecFloat,   ///< 1.5, 2e-3 (Text; parsed by the parser)
     String,     ///< "text" (Text without the quotes)
-    Comma, Semi, Colon, LBrace, RBrace, LBracket, RBracket, LParen, RParen,
-    Less, Greater, Plus, Minus, Bang, At, Pipe, Equal, Star,
-    Error,      ///< already diagnosed
+    Comma,
+    Semi,
+    Colon,
+    LBrace,
+    RBrace,
+    LBracket,
+    RBracket,
+    LParen,
+    RParen,
+    Less,
+    Greater,
+    Plus,
+    Minus,
+    Bang,
+    At,
+    Pipe,
+    Equal,
+    Star,
+    Error, ///< already diagnosed
   };
   KindTy Kind = Eof;
   bool IsDouble = false; ///< HexFloat: 0d
   llvm::StringRef Text;
   uint64_t IntValue = 0;
 
-  llvm::SMLoc getLoc() const { return llvm::SMLoc::getFromPointer(Text.data()); }
+  llvm::SMLoc getLoc() const {
+    return llvm::SMLoc::getFromPointer(Text.data());
+  }
   bool is(KindTy K) const { return Kind == K; }
 };
 
