@@ -120,7 +120,11 @@ Error CTABarriers::arrive(unsigned Warp, const BarrierArrival &A, WakeFn Wake) {
     WarpState &S = Warps[Warp];
     S.WaitingAt[A.Barrier] |= A.Lanes;
     S.Waiting |= A.Lanes;
-    S.Where[A.Barrier] = A.Where;
+    // Only when it changes: the arrival's StringRef is often just written
+    // by the caller, and reading it back whole stalls store forwarding.
+    const char *Text = A.Where.data();
+    if (S.Where[A.Barrier].data() != Text)
+      S.Where[A.Barrier] = StringRef(Text, A.Where.size());
   }
   completeIfReady(A.Barrier, Wake);
   return Error::success();
