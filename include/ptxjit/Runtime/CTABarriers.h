@@ -105,9 +105,7 @@ public:
   void describeWarp(llvm::raw_ostream &OS, unsigned Warp) const;
 
 private:
-  // Cache-line aligned: a StringRef stored across a line (or page) boundary
-  // made every arrival several times slower.
-  struct alignas(64) WarpState {
+  struct WarpState {
     LaneMask Live = 0;
     /// Union of WaitingAt.
     LaneMask Waiting = 0;
