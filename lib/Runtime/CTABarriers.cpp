@@ -120,6 +120,7 @@ Error CTABarriers::arrive(unsigned Warp, const BarrierArrival &A, WakeFn Wake) {
     WarpState &S = Warps[Warp];
     S.WaitingAt[A.Barrier] |= A.Lanes;
     S.Waiting |= A.Lanes;
+    S.Line[A.Barrier] = A.Line;
     // Only when it changes: the arrival's StringRef is often just written
     // by the caller, and reading it back whole stalls store forwarding.
     const char *Text = A.Where.data();
@@ -220,7 +221,9 @@ void CTABarriers::describeWarp(raw_ostream &OS, unsigned Warp) const {
     OS << "lanes ";
     printLanes(OS, M);
     OS << " wait at barrier " << B;
-    if (!S.Where[B].empty())
+    if (S.Line[B])
+      OS << " (line " << S.Line[B] << ')';
+    else if (!S.Where[B].empty())
       OS << " (" << S.Where[B] << ')';
   }
   if (LaneMask Other = S.Live & ~S.Waiting & ~S.Released) {

@@ -8,32 +8,9 @@
 #include "ptxjit/Runtime/WarpRuntime.h"
 #include "ptxjit/IRGen/WarpABI.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
-#include <string>
-#include <unordered_map>
 
 using namespace ptxjit;
 using namespace ptxjit::runtime;
-
-/// "line N" strings for deadlock reports; they must outlive the CTA. A small
-/// direct-mapped cache keeps the common case (a few barrier lines, hit on
-/// every arrival) free of hashing.
-static llvm::StringRef lineText(uint32_t Line) {
-  struct Entry {
-    uint32_t Line = ~0u;
-    const std::string *Text = nullptr;
-  };
-  thread_local Entry Cache[64];
-  thread_local std::unordered_map<uint32_t, std::string> Texts;
-  Entry &E = Cache[Line % 64];
-  if (E.Line != Line) {
-    auto It = Texts.find(Line);
-    if (It == Texts.end())
-      It = Texts.emplace(Line, "line " + std::to_string(Line)).first;
-    E.Line = Line;
-    E.Text = &It->second;
-  }
-  return *E.Text;
-}
 
 static CTAScheduler &scheduler(void *Runtime) {
   return *static_cast<CTAScheduler *>(Runtime);
@@ -50,7 +27,7 @@ extern "C" void ptxjit_rt_bar_arrive(void *Runtime, uint32_t Barrier,
   A.Wait = Wait != 0;
   A.Reduction = static_cast<BarrierReduction>(Reduction);
   A.Predicate = Predicate;
-  A.Where = lineText(Line);
+  A.Line = Line;
   scheduler(Runtime).arrive(A);
 }
 
@@ -64,7 +41,7 @@ extern "C" uint32_t ptxjit_rt_bar_sync(void *Runtime, uint32_t Barrier,
   A.Lanes = Lanes;
   A.Reduction = static_cast<BarrierReduction>(Reduction);
   A.Predicate = Predicate;
-  A.Where = lineText(Line);
+  A.Line = Line;
   CTAScheduler &S = scheduler(Runtime);
   S.arrive(A);
   // All released lanes, also ones parked at earlier barriers: the warp must

@@ -50,6 +50,9 @@ struct BarrierArrival {
   LaneMask Predicate = 0;
   /// Where the lanes wait, for a deadlock report (e.g. "line 42").
   llvm::StringRef Where;
+  /// Or the PTX line (reported as "line N"), cheaper to pass on every
+  /// arrival; 0 if unknown.
+  uint32_t Line = 0;
 };
 
 /// Prints lanes as ranges: "0-15,20,30-31".
@@ -114,6 +117,7 @@ private:
     LaneMask WaitingAt[NumCTABarriers] = {};
     uint32_t Result[NumCTABarriers] = {};
     llvm::StringRef Where[NumCTABarriers];
+    uint32_t Line[NumCTABarriers] = {};
   };
   /// A barrier between two completions.
   struct Phase {
