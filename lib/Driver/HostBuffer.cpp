@@ -1,18 +1,22 @@
 //===- HostBuffer.cpp - The memory behind a buffer SPEC -------------------===//
 
 #include "ptxjit/Driver/HostBuffer.h"
+#include "ptxjit/Runtime/GuardedMemory.h"
 #include "llvm/Support/Endian.h"
 #include <algorithm>
 #include <cstring>
 #include <new>
 
 using namespace llvm;
+using namespace ptxjit;
 using namespace ptxjit::driver;
 
 Expected<HostBuffer> HostBuffer::create(ElementType Ty, uint64_t Count) {
   // Never allocate zero bytes, so an empty buffer still has a unique address.
   size_t Size = std::max<size_t>(Count * getElementSize(Ty), 1);
-  void *Data = ::operator new(Size, std::align_val_t(Alignment), std::nothrow);
+  // Guard pages around the data: a kernel running past its buffer faults
+  // (and is reported) instead of corrupting the heap.
+  void *Data = runtime::allocateGuarded(Size, Alignment);
   if (!Data)
     return createStringError("cannot allocate %zu bytes for %s[%llu]", Size,
                              getElementTypeName(Ty).data(),
@@ -37,7 +41,7 @@ HostBuffer &HostBuffer::operator=(HostBuffer &&Other) {
 
 HostBuffer::~HostBuffer() {
   if (Data)
-    ::operator delete(Data, std::align_val_t(Alignment));
+    runtime::freeGuarded(Data, std::max<size_t>(getSizeInBytes(), 1));
 }
 
 uint64_t HostBuffer::getBits(uint64_t I) const {

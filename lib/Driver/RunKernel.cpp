@@ -4,6 +4,7 @@
 #include "ptxjit/Driver/KernelArguments.h"
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
+#include "ptxjit/Runtime/GuardedMemory.h"
 #include "ptxjit/Runtime/Launch.h"
 #include "ptxjit/Runtime/WarpRuntime.h"
 #include "llvm/ADT/StringExtras.h"
@@ -169,6 +170,7 @@ Error driver::runKernel(const ptx::Module &M, const RunOptions &Opts,
                 Args->getArguments()[I].Value.size());
 
   Out.flush(); // device printf writes to the same stdout
+  runtime::installKernelFaultHandler();
   std::atomic<bool> Cancel{false};
   Config.Cancel = &Cancel;
   LaunchStats Stats;

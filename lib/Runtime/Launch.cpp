@@ -5,6 +5,8 @@
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
 #include "ptxjit/Runtime/DevicePrintf.h"
+#include "ptxjit/Runtime/GuardedMemory.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Threading.h"
@@ -86,6 +88,12 @@ std::string lanesText(uint32_t Lanes) {
 /// Runs CTAs taken from a shared counter; one per host thread.
 class CTAWorker {
 public:
+  ~CTAWorker() {
+    runtime::freeGuarded(SharedBase, std::max<uint64_t>(SharedSize, 16));
+  }
+  CTAWorker(const CTAWorker &) = delete;
+  CTAWorker &operator=(const CTAWorker &) = delete;
+
   CTAWorker(const CompiledKernel &K, const void *Params, const LaunchConfig &C,
             unsigned WorkerIndex, unsigned NumWorkers,
             runtime::FiberStackPool &Pool)
@@ -95,9 +103,11 @@ public:
     NumThreads = B[0] * B[1] * B[2];
     NumWarps = (NumThreads + WarpSize - 1) / WarpSize;
     SharedSize = K.Layout.DynamicSharedOffset + C.DynamicSharedBytes;
-    // Shared memory is host memory; keep spare bytes so an empty window
-    // still has a valid base.
-    Shared.assign(SharedSize + 16 + 255, 0);
+    // Shared memory is host memory between guard pages: a kernel indexing
+    // past it faults instead of corrupting the heap.
+    SharedBase = static_cast<char *>(
+        runtime::allocateGuarded(std::max<uint64_t>(SharedSize, 16), 256));
+    Fault.KernelName = K.Name.c_str();
     Slots.resize(NumWarps);
     static const uint8_t NeverCancel = 0;
     // What does not change between CTAs is set once.
@@ -113,7 +123,7 @@ public:
       Ctx.WarpIndex = W;
       unsigned InWarp = std::min(WarpSize, NumThreads - W * WarpSize);
       Ctx.InitialMask = InWarp == 32 ? ~0u : (1u << InWarp) - 1;
-      Ctx.SharedBase = alignedShared();
+      Ctx.SharedBase = SharedBase;
       Ctx.DynamicSharedSize = C.DynamicSharedBytes;
       Ctx.TotalSharedSize = SharedSize;
       Ctx.GridId = 1;
@@ -131,7 +141,11 @@ public:
     uint32_t Id[3] = {uint32_t(Linear % G[0]), uint32_t(Linear / G[0] % G[1]),
                       uint32_t(Linear / (uint64_t(G[0]) * G[1]))};
     if (SharedSize)
-      std::memset(alignedShared(), 0, SharedSize);
+      std::memset(SharedBase, 0, SharedSize);
+    std::copy(Id, Id + 3, Fault.CTA);
+    runtime::setKernelFaultContext(&Fault);
+    auto ClearFault =
+        llvm::make_scope_exit([] { runtime::setKernelFaultContext(nullptr); });
     for (WarpSlot &S : Slots)
       std::copy(Id, Id + 3, S.Ctx.CtaId);
     Error E = Error::success();
@@ -195,18 +209,14 @@ private:
     }
   }
 
-  char *alignedShared() {
-    uintptr_t P = reinterpret_cast<uintptr_t>(Shared.data());
-    return reinterpret_cast<char *>((P + 255) & ~uintptr_t(255));
-  }
-
   const CompiledKernel &K;
   const void *Params;
   const LaunchConfig &C;
   unsigned WorkerIndex, NumWorkers;
   unsigned NumThreads, NumWarps;
   uint64_t SharedSize;
-  std::vector<char> Shared;
+  char *SharedBase = nullptr;
+  runtime::KernelFaultContext Fault;
   std::vector<WarpSlot> Slots;
   SmallVector<void *, 32> SlotPtrs;
   runtime::CTAScheduler Scheduler;

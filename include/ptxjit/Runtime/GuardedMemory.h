@@ -1,0 +1,43 @@
+//===- GuardedMemory.h - Allocations fenced by inaccessible pages -*- C++
+//-*-===//
+//
+// Kernel-visible memory the emulator allocates (buffers of `ptx-jit run`, a
+// CTA's shared memory) sits between two inaccessible pages, its end as close
+// to the upper one as its alignment allows. A kernel that runs past either
+// end faults at once (and the fault handler names the kernel) instead of
+// silently corrupting the host's heap.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_RUNTIME_GUARDEDMEMORY_H
+#define PTXJIT_RUNTIME_GUARDEDMEMORY_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ptxjit {
+namespace runtime {
+
+/// Size bytes aligned to Align (a power of two, at most a page), zeroed;
+/// null if memory runs out. Free with freeGuarded.
+void *allocateGuarded(size_t Size, size_t Align);
+void freeGuarded(void *Data, size_t Size);
+
+/// While a kernel runs on this thread: what a fault report names.
+struct KernelFaultContext {
+  const char *KernelName = nullptr;
+  uint32_t CTA[3] = {0, 0, 0};
+};
+/// Sets (or, with nullptr, clears) the running kernel of this thread.
+void setKernelFaultContext(const KernelFaultContext *Context);
+
+/// Installs a SIGSEGV/SIGBUS handler that, for a fault while a kernel runs,
+/// prints "ptx-jit: error: invalid memory access at 0x... in kernel '...',
+/// CTA (x,y,z)" and exits with status 1; other faults go to the handler
+/// installed before. Safe to call more than once.
+void installKernelFaultHandler();
+
+} // namespace runtime
+} // namespace ptxjit
+
+#endif

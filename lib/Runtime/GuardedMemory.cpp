@@ -1,0 +1,95 @@
+//===- GuardedMemory.cpp - Allocations fenced by inaccessible pages -------===//
+
+#include "ptxjit/Runtime/GuardedMemory.h"
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <sys/mman.h>
+#include <unistd.h>
+
+using namespace ptxjit::runtime;
+
+static size_t pageSize() {
+  static const size_t Size = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return Size;
+}
+
+static size_t roundUp(size_t N, size_t To) { return (N + To - 1) / To * To; }
+
+void *ptxjit::runtime::allocateGuarded(size_t Size, size_t Align) {
+  size_t Page = pageSize();
+  size_t Body = roundUp(std::max<size_t>(Size, 1), Page);
+  size_t Total = Body + 2 * Page;
+  void *Map =
+      mmap(nullptr, Total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (Map == MAP_FAILED)
+    return nullptr;
+  char *Start = static_cast<char *>(Map) + Page;
+  if (mprotect(Start, Body, PROT_READ | PROT_WRITE) != 0) {
+    munmap(Map, Total);
+    return nullptr;
+  }
+  // The end of the data as close to the upper guard as alignment allows.
+  size_t Offset = (Body - std::max<size_t>(Size, 1)) & ~(Align - 1);
+  return Start + Offset;
+}
+
+void ptxjit::runtime::freeGuarded(void *Data, size_t Size) {
+  if (!Data)
+    return;
+  size_t Page = pageSize();
+  size_t Body = roundUp(std::max<size_t>(Size, 1), Page);
+  char *Start = reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(Data) &
+                                         ~(uintptr_t(Page) - 1));
+  munmap(Start - Page, Body + 2 * Page);
+}
+
+static thread_local const KernelFaultContext *CurrentKernel = nullptr;
+
+void ptxjit::runtime::setKernelFaultContext(const KernelFaultContext *C) {
+  CurrentKernel = C;
+}
+
+static struct sigaction PreviousSegv, PreviousBus;
+
+static void onFault(int Signal, siginfo_t *Info, void *Ucontext) {
+  if (const KernelFaultContext *C = CurrentKernel) {
+    char Message[512];
+    int N = snprintf(Message, sizeof Message,
+                     "ptx-jit: error: invalid memory access at %p in kernel "
+                     "'%s', CTA (%u,%u,%u)\n",
+                     Info->si_addr, C->KernelName ? C->KernelName : "?",
+                     C->CTA[0], C->CTA[1], C->CTA[2]);
+    if (N > 0)
+      (void)!write(STDERR_FILENO, Message,
+                   std::min<size_t>(size_t(N), sizeof Message - 1));
+    _exit(1);
+  }
+  // Not a kernel's fault: whoever handled it before (LLVM's crash report).
+  struct sigaction &Prev = Signal == SIGBUS ? PreviousBus : PreviousSegv;
+  if (Prev.sa_flags & SA_SIGINFO) {
+    Prev.sa_sigaction(Signal, Info, Ucontext);
+    return;
+  }
+  if (Prev.sa_handler != SIG_DFL && Prev.sa_handler != SIG_IGN) {
+    Prev.sa_handler(Signal);
+    return;
+  }
+  signal(Signal, SIG_DFL);
+  raise(Signal);
+}
+
+void ptxjit::runtime::installKernelFaultHandler() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    struct sigaction SA;
+    std::memset(&SA, 0, sizeof SA);
+    SA.sa_sigaction = onFault;
+    SA.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&SA.sa_mask);
+    sigaction(SIGSEGV, &SA, &PreviousSegv);
+    sigaction(SIGBUS, &SA, &PreviousBus);
+  });
+}
