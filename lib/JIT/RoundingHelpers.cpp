@@ -87,30 +87,32 @@ static APFloat compute(uint32_t Op, RoundingMode RM, APFloat A,
 
 static bool takesB(uint32_t Op) { return Op != RHO_Sqrt && Op != RHO_Rcp; }
 
-extern "C" void ptxjit_rounded_f32(uint32_t Op, uint32_t Mode, float *D,
-                                   const float *A, const float *B,
-                                   const float *C, uint32_t N) {
+template <typename T>
+static void roundedOp(uint32_t Op, uint32_t Mode, T *D, const T *A, const T *B,
+                      const T *C, uint32_t N) {
   RoundingMode RM = toRoundingMode(Mode);
-  APFloat Zero(0.0f);
+  APFloat Zero(T(0));
   for (uint32_t I = 0; I != N; ++I) {
     APFloat R =
         compute(Op, RM, APFloat(A[I]), takesB(Op) ? APFloat(B[I]) : Zero,
                 Op == RHO_Fma ? APFloat(C[I]) : Zero);
-    D[I] = R.convertToFloat();
+    if constexpr (sizeof(T) == 4)
+      D[I] = R.convertToFloat();
+    else
+      D[I] = R.convertToDouble();
   }
+}
+
+extern "C" void ptxjit_rounded_f32(uint32_t Op, uint32_t Mode, float *D,
+                                   const float *A, const float *B,
+                                   const float *C, uint32_t N) {
+  roundedOp(Op, Mode, D, A, B, C, N);
 }
 
 extern "C" void ptxjit_rounded_f64(uint32_t Op, uint32_t Mode, double *D,
                                    const double *A, const double *B,
                                    const double *C, uint32_t N) {
-  RoundingMode RM = toRoundingMode(Mode);
-  APFloat Zero(0.0);
-  for (uint32_t I = 0; I != N; ++I) {
-    APFloat R =
-        compute(Op, RM, APFloat(A[I]), takesB(Op) ? APFloat(B[I]) : Zero,
-                Op == RHO_Fma ? APFloat(C[I]) : Zero);
-    D[I] = R.convertToDouble();
-  }
+  roundedOp(Op, Mode, D, A, B, C, N);
 }
 
 static const fltSemantics &semanticsOf(uint32_t Format);

@@ -70,6 +70,7 @@ private:
   void recover();
   bool parseUInt(uint64_t &Value, StringRef What);
   bool parseInt(int64_t &Value, StringRef What);
+  bool parseOffset(int64_t &Value);
 
   // Module level.
   bool parseTopLevel();
@@ -203,6 +204,19 @@ bool Parser::parseInt(int64_t &Value, StringRef What) {
   if (!parseUInt(U, What))
     return false;
   Value = negateIf(Neg, U);
+  return true;
+}
+
+bool Parser::parseOffset(int64_t &Value) {
+  // +N, -N or +-N after a symbol or address base; nothing is fine too.
+  if (!Tok.is(Token::Plus) && !Tok.is(Token::Minus))
+    return true;
+  bool Minus = Tok.is(Token::Minus);
+  next();
+  int64_t Off;
+  if (!parseInt(Off, "an offset"))
+    return false;
+  Value = negateIf(Minus, uint64_t(Off));
   return true;
 }
 
@@ -617,15 +631,7 @@ bool Parser::parseInitializer(Initializer &Init, unsigned Depth) {
       Init.Name = Tok.Text;
       next();
     }
-    if (Tok.is(Token::Plus) || Tok.is(Token::Minus)) {
-      bool Minus = Tok.is(Token::Minus);
-      next();
-      uint64_t Off;
-      if (!parseUInt(Off, "an offset"))
-        return false;
-      Init.Value = negateIf(Minus, Off);
-    }
-    return true;
+    return parseOffset(Init.Value);
   }
   default:
     return expected("an initializer");
@@ -1030,14 +1036,8 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
     Op.Kind = Operand::Symbol;
     if (Tok.is(Token::Pipe))
       return MaybePair();
-    if (Tok.is(Token::Plus) || Tok.is(Token::Minus)) {
-      bool Minus = Tok.is(Token::Minus);
-      next();
-      int64_t Off;
-      if (!parseInt(Off, "an offset"))
-        return false;
-      Op.Value = negateIf(Minus, uint64_t(Off));
-    }
+    if (!parseOffset(Op.Value))
+      return false;
     return true;
   }
   default:
@@ -1053,14 +1053,8 @@ bool Parser::parseAddress(Operand &Op) {
     Op.Name = Tok.Text;
     Op.BaseIsRegister = Tok.Text[0] == '%';
     next();
-    if (Tok.is(Token::Plus) || Tok.is(Token::Minus)) {
-      bool Minus = Tok.is(Token::Minus);
-      next();
-      int64_t Off;
-      if (!parseInt(Off, "an offset"))
-        return false;
-      Op.Value = negateIf(Minus, uint64_t(Off));
-    }
+    if (!parseOffset(Op.Value))
+      return false;
   } else if (!parseInt(Op.Value, "an address")) {
     return false;
   }
