@@ -157,6 +157,7 @@ void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
   // Lanes waiting at a warp-synchronous instruction may have waited for the
   // ones leaving: let them check again.
   B.CreateStore(B.getInt32(0), BlockedVar);
+  B.CreateStore(B.getInt32(0), WarpBarVar);
   BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "after.exit", Fn);
   BasicBlock *Gone = BasicBlock::Create(ML.Ctx, "group.done", Fn);
   B.CreateCondBr(B.CreateICmpNE(Rest, B.getInt32(0)), Cont, Gone);

@@ -830,6 +830,8 @@ Error FunctionLowering::lower() {
   WaitingVar = B.CreateAlloca(I32, nullptr, "waiting");
   BlockedVar = B.CreateAlloca(I32, nullptr, "blocked");
   ParkedVar = B.CreateAlloca(I32, nullptr, "parked");
+  WarpBarVar = B.CreateAlloca(I32, nullptr, "at.warp.barrier");
+  SyncPassVar = B.CreateAlloca(I32, nullptr, "warp.barrier.passed");
   ReleasedVar = B.CreateAlloca(I32, nullptr, "released");
   BackEdgeVar = B.CreateAlloca(I32, nullptr, "backedges");
   RotateVar = B.CreateAlloca(I32, nullptr, "rotate.after");

@@ -209,6 +209,8 @@ private:
   llvm::AllocaInst *NextVar = nullptr; ///< <32 x i32> block each lane waits at
   llvm::AllocaInst *BlockedVar = nullptr; ///< i32 lanes waiting at a warp sync
   llvm::AllocaInst *ParkedVar = nullptr; ///< i32 lanes waiting at a CTA barrier
+  llvm::AllocaInst *WarpBarVar = nullptr;  ///< i32 blocked at a bar.warp.sync
+  llvm::AllocaInst *SyncPassVar = nullptr; ///< i32 let through a bar.warp.sync
   llvm::AllocaInst *ReleasedVar = nullptr; ///< i32 lanes a CTA barrier released
   llvm::AllocaInst *BackEdgeVar =
       nullptr;                           ///< i32 backward branches while split

@@ -73,12 +73,31 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
   Value *Mask = getMask();
   Value *Waiting = B.CreateLoad(I32, WaitingVar);
   if (!isCTABarrier(I)) {
+    // bar.warp.sync waits for the lanes of its mask at any bar.warp.sync,
+    // not only this one (sm_70): lanes blocked at another count as arrived,
+    // and when the set is complete they are let through their own.
+    bool WarpBarrier = I.Op == Opcode::Bar || I.Op == Opcode::Barrier;
+    BasicBlock *Arrived = nullptr;
+    if (WarpBarrier) {
+      Value *Pass = B.CreateLoad(I32, SyncPassVar);
+      B.CreateStore(B.CreateAnd(Pass, B.CreateNot(Mask)), SyncPassVar);
+      Arrived = BasicBlock::Create(ML.Ctx, "warpbar.passed", Fn);
+      BasicBlock *Check = BasicBlock::Create(ML.Ctx, "warpbar.check", Fn);
+      B.CreateCondBr(B.CreateICmpEQ(B.CreateAnd(Mask, Pass), Mask), Arrived,
+                     Check);
+      B.SetInsertPoint(Check);
+    }
     // Lanes already blocked here join the group that just arrived.
     Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
     Value *Blocked = B.CreateLoad(I32, BlockedVar);
     Value *AtHere =
         B.CreateAnd(Blocked, B.CreateBitCast(B.CreateICmpEQ(Next, Here), I32));
     Value *Group = B.CreateOr(Mask, AtHere);
+    Value *Elsewhere = B.getInt32(0);
+    if (WarpBarrier)
+      Elsewhere =
+          B.CreateAnd(B.CreateLoad(I32, WarpBarVar), B.CreateNot(AtHere));
+    Value *Counted = B.CreateOr(Group, Elsewhere);
     Value *Live = B.CreateOr(Mask, Waiting);
     Value *Complete;
     int MaskOp = memberMaskOperand(I);
@@ -89,12 +108,12 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
       return M.takeError();
     if (M->isScalar()) {
       Value *Required = B.CreateAnd(M->V, Live);
-      Complete = B.CreateICmpEQ(B.CreateAnd(Group, Required), Required);
+      Complete = B.CreateICmpEQ(B.CreateAnd(Counted, Required), Required);
     } else {
       // Lanes may name different masks (tiled partitions): every lane of
       // the group needs the live lanes of its own mask.
       Value *Missing = B.CreateAnd(B.CreateAnd(M->V, splat(Live)),
-                                   splat(B.CreateNot(Group)));
+                                   splat(B.CreateNot(Counted)));
       Value *Bad = B.CreateAnd(B.CreateICmpNE(Missing, splat(B.getInt32(0))),
                                maskToVector(Group));
       Complete = B.CreateNot(B.CreateOrReduce(Bad));
@@ -104,11 +123,25 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
     B.CreateCondBr(Complete, Go, Wait);
     B.SetInsertPoint(Wait);
     B.CreateStore(B.CreateOr(Blocked, Mask), BlockedVar);
+    if (WarpBarrier)
+      B.CreateStore(B.CreateOr(B.CreateLoad(I32, WarpBarVar), Mask),
+                    WarpBarVar);
     parkAndDispatch(Index, Mask);
     B.SetInsertPoint(Go);
     B.CreateStore(Group, MaskVar);
     B.CreateStore(B.CreateAnd(Waiting, B.CreateNot(AtHere)), WaitingVar);
-    B.CreateStore(B.CreateAnd(Blocked, B.CreateNot(AtHere)), BlockedVar);
+    Value *Leaving = B.CreateOr(AtHere, Elsewhere);
+    B.CreateStore(B.CreateAnd(Blocked, B.CreateNot(Leaving)), BlockedVar);
+    if (WarpBarrier) {
+      B.CreateStore(
+          B.CreateAnd(B.CreateLoad(I32, WarpBarVar), B.CreateNot(Leaving)),
+          WarpBarVar);
+      // The lanes waiting at other bar.warp.sync instructions go on there.
+      B.CreateStore(B.CreateOr(B.CreateLoad(I32, SyncPassVar), Elsewhere),
+                    SyncPassVar);
+      B.CreateBr(Arrived);
+      B.SetInsertPoint(Arrived);
+    }
     return Error::success();
   }
 
