@@ -67,7 +67,8 @@ void FunctionLowering::emitCall(FunctionCallee Callee, Value *Mask,
 
 /// Lane-major storage of a call operand read as one value per lane.
 static Value *loadSlot(FunctionLowering &FL, Value *Slot, Type *Elt) {
-  return FL.B.CreateLoad(FL.getVectorType(Elt), Slot);
+  // Parameter storage is only 16-byte aligned, less than a <32 x T>.
+  return FL.B.CreateAlignedLoad(FL.getVectorType(Elt), Slot, Align(16));
 }
 
 Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
@@ -98,10 +99,11 @@ Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
       B.CreateStore(B.CreateInsertElement(Old, N, Lane), Results);
     });
     if (NRet == 1)
-      B.CreateStore(B.CreateSelect(maskToVector(InstMask),
-                                   B.CreateLoad(getVectorType(I32), Results),
-                                   loadSlot(*this, Slots[0], I32)),
-                    Slots[0]);
+      B.CreateAlignedStore(
+          B.CreateSelect(maskToVector(InstMask),
+                         B.CreateLoad(getVectorType(I32), Results),
+                         loadSlot(*this, Slots[0], I32)),
+          Slots[0], Align(16));
   } else {
     // __assertfail(message, file, line, function, charSize): report each
     // failing lane, then stop the launch.

@@ -264,6 +264,17 @@ void FunctionLowering::emitDispatcher() {
   CurInst = nullptr;
   setStatus(WS_WarpDeadlock, Blocked, Waiting);
   B.CreateStore(Line, B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_StatusLine));
+  // And the line each blocked lane waits at, for a report per group.
+  Value *LinePtrs = B.CreateInBoundsGEP(
+      LineTy, LineTable,
+      {B.getInt32(0),
+       B.CreateSelect(maskToVector(Blocked), NextHere, splat(B.getInt32(0)))});
+  Value *LaneLines =
+      B.CreateMaskedGather(getVectorType(I32), LinePtrs, Align(4),
+                           maskToVector(Blocked), splat(B.getInt32(0)));
+  B.CreateAlignedStore(LaneLines,
+                       B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_LaneLines),
+                       Align(4));
   B.CreateBr(StopBB);
 }
 

@@ -862,7 +862,8 @@ Error FunctionLowering::lower() {
         continue;
       if (Register *R = findRegister(P.Name)) {
         Type *Ty = R->Slot->getAllocatedType();
-        Value *V = B.CreateLoad(getVectorType(Ty->getScalarType()), Arg);
+        Value *V = B.CreateAlignedLoad(getVectorType(Ty->getScalarType()), Arg,
+                                       Align(16));
         if (!Ty->isVectorTy())
           V = B.CreateExtractElement(V, uint64_t(0));
         B.CreateStore(V, R->Slot);

@@ -39,7 +39,8 @@ ModuleLowering::ModuleLowering(const ptx::Module &PM, Module &LM,
   // Field order must match WarpContext and WarpContextField.
   WarpCtxTy = StructType::create(Ctx,
                                  {Dim3, Dim3, I32, I32, Ptr, I32, I32, I64, I32,
-                                  I32, Ptr, Ptr, I32, I32, I32, I32},
+                                  I32, Ptr, Ptr, I32, I32, I32, I32,
+                                  ArrayType::get(I32, Lanes)},
                                  "ptxjit.WarpContext");
 }
 

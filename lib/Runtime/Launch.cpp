@@ -8,6 +8,7 @@
 #include "ptxjit/Runtime/GuardedMemory.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -97,8 +98,7 @@ public:
   CTAWorker(const CompiledKernel &K, const void *Params, const LaunchConfig &C,
             unsigned WorkerIndex, unsigned NumWorkers,
             runtime::FiberStackPool &Pool)
-      : K(K), Params(Params), C(C), WorkerIndex(WorkerIndex),
-        NumWorkers(NumWorkers), Scheduler(Pool) {
+      : K(K), C(C), Scheduler(Pool) {
     const uint32_t *B = C.Block;
     NumThreads = B[0] * B[1] * B[2];
     NumWarps = (NumThreads + WarpSize - 1) / WarpSize;
@@ -145,7 +145,7 @@ public:
     std::copy(Id, Id + 3, Fault.CTA);
     runtime::setKernelFaultContext(&Fault);
     auto ClearFault =
-        llvm::make_scope_exit([] { runtime::setKernelFaultContext(nullptr); });
+        llvm::scope_exit([] { runtime::setKernelFaultContext(nullptr); });
     for (WarpSlot &S : Slots)
       std::copy(Id, Id + 3, S.Ctx.CtaId);
     Error E = Error::success();
@@ -201,18 +201,31 @@ private:
     case WS_Cancelled:
       return launchError(
           formatv("{0} was cancelled at line {1}", Where, Ctx.StatusLine));
-    default:
+    default: {
+      // One group per line the blocked lanes wait at.
+      std::string Groups;
+      uint32_t Left = Ctx.StatusLanes;
+      while (Left) {
+        unsigned First = llvm::countr_zero(Left);
+        uint32_t Line = Ctx.LaneLines[First], Group = 0;
+        for (unsigned L = First; L != WarpSize; ++L)
+          if ((Left >> L & 1) && Ctx.LaneLines[L] == Line)
+            Group |= 1u << L;
+        Left &= ~Group;
+        Groups += formatv("{0}lanes {1} wait at a warp-synchronous "
+                          "instruction (line {2})",
+                          Groups.empty() ? "" : "; ", lanesText(Group), Line)
+                      .str();
+      }
       return launchError(formatv(
-          "deadlock in {0}: lanes {1} wait at a warp-synchronous instruction "
-          "(line {2}) for lanes of their member mask that never arrive",
-          Where, lanesText(Ctx.StatusLanes), Ctx.StatusLine));
+          "deadlock in {0}: {1}; lanes of their member masks never arrive",
+          Where, Groups));
+    }
     }
   }
 
   const CompiledKernel &K;
-  const void *Params;
   const LaunchConfig &C;
-  unsigned WorkerIndex, NumWorkers;
   unsigned NumThreads, NumWarps;
   uint64_t SharedSize;
   char *SharedBase = nullptr;

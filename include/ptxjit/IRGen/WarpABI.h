@@ -50,6 +50,8 @@ struct WarpContext {
   uint32_t StatusLine;  ///< PTX line where the warp stopped
   uint32_t StatusLanes; ///< lanes concerned (trap, deadlock)
   uint32_t StatusAux;   ///< deadlock: the lanes they wait for
+  /// Warp-level deadlock: the PTX line each blocked lane waits at.
+  uint32_t LaneLines[WarpSize];
 };
 
 /// Field indices of WarpContext in the LLVM struct type IRGen builds.
@@ -70,6 +72,7 @@ enum WarpContextField : unsigned {
   WCF_StatusLine,
   WCF_StatusLanes,
   WCF_StatusAux,
+  WCF_LaneLines,
 };
 
 /// Runtime entry points the generated code calls (kernels with CTA
