@@ -223,24 +223,7 @@ void FunctionLowering::emitDispatcher() {
   B.SetInsertPoint(Bad);
   B.CreateUnreachable();
 
-  // Nothing can run: wait for a CTA barrier, or report a deadlock.
-  B.SetInsertPoint(Stall);
-  BasicBlock *Deadlock = BasicBlock::Create(ML.Ctx, "warp.deadlock", Fn);
-  if (usesBarriers()) {
-    BasicBlock *Wait = BasicBlock::Create(ML.Ctx, "barrier.wait", Fn);
-    B.CreateCondBr(B.CreateICmpNE(Parked, B.getInt32(0)), Wait, Deadlock);
-    B.SetInsertPoint(Wait);
-    Value *Released = B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_wait"),
-                                   {runtimeArg()});
-    B.CreateStore(B.CreateOr(B.CreateLoad(I32, ReleasedVar), Released),
-                  ReleasedVar);
-    B.CreateStore(B.CreateAnd(Parked, B.CreateNot(Released)), ParkedVar);
-    B.CreateBr(DispatchBB);
-  } else {
-    B.CreateBr(Deadlock);
-  }
-  B.SetInsertPoint(Deadlock);
-  // Report the line of the sync point the first blocked group waits at.
+  // The PTX line of each block (by reverse-post-order number), for reports.
   SmallVector<Constant *, 32> Lines(CFG.RPO.size(), B.getInt32(0));
   for (unsigned Blk : CFG.RPO) {
     const PTXBlock &PB = CFG.Blocks[Blk];
@@ -254,7 +237,55 @@ void FunctionLowering::emitDispatcher() {
   auto *LineTable =
       new GlobalVariable(ML.LM, LineTy, true, GlobalValue::PrivateLinkage,
                          ConstantArray::get(LineTy, Lines), F.Name + ".lines");
-  Value *NextHere = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+  // Stores, for each lane of Lanes, the line of the block it waits at.
+  auto RecordLines = [&](Value *Lanes) {
+    Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+    Value *LinePtrs = B.CreateInBoundsGEP(
+        LineTy, LineTable,
+        {B.getInt32(0),
+         B.CreateSelect(maskToVector(Lanes), Next, splat(B.getInt32(0)))});
+    Value *LaneLines =
+        B.CreateMaskedGather(getVectorType(I32), LinePtrs, Align(4),
+                             maskToVector(Lanes), splat(B.getInt32(0)));
+    B.CreateAlignedStore(LaneLines,
+                         B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_LaneLines),
+                         Align(4));
+    return Next;
+  };
+
+  // Nothing can run: wait for a CTA barrier, or report a deadlock.
+  B.SetInsertPoint(Stall);
+  BasicBlock *Deadlock = BasicBlock::Create(ML.Ctx, "warp.deadlock", Fn);
+  if (usesBarriers()) {
+    BasicBlock *Wait = BasicBlock::Create(ML.Ctx, "barrier.wait", Fn);
+    B.CreateCondBr(B.CreateICmpNE(Parked, B.getInt32(0)), Wait, Deadlock);
+    B.SetInsertPoint(Wait);
+    // Lanes blocked at warp-synchronous instructions meanwhile: say where,
+    // in case the CTA never gets past the barrier.
+    Value *SyncWait =
+        B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_SyncWaitLanes);
+    BasicBlock *Record = BasicBlock::Create(ML.Ctx, "record.blocked", Fn);
+    BasicBlock *DoWait = BasicBlock::Create(ML.Ctx, "barrier.wait.call", Fn);
+    B.CreateCondBr(B.CreateICmpNE(Blocked, B.getInt32(0)), Record, DoWait);
+    B.SetInsertPoint(Record);
+    RecordLines(Blocked);
+    B.CreateStore(Blocked, SyncWait);
+    B.CreateBr(DoWait);
+    B.SetInsertPoint(DoWait);
+    Value *Released = B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_wait"),
+                                   {runtimeArg()});
+    B.CreateStore(B.getInt32(0), SyncWait);
+    B.CreateStore(B.CreateOr(B.CreateLoad(I32, ReleasedVar), Released),
+                  ReleasedVar);
+    B.CreateStore(B.CreateAnd(Parked, B.CreateNot(Released)), ParkedVar);
+    B.CreateBr(DispatchBB);
+  } else {
+    B.CreateBr(Deadlock);
+  }
+  // Only warp-synchronous waits remain: report the line of each group, and
+  // of the first one as the status line.
+  B.SetInsertPoint(Deadlock);
+  Value *NextHere = RecordLines(Blocked);
   Value *First =
       B.CreateIntrinsic(Intrinsic::vector_reduce_umin, {NextHere->getType()},
                         {B.CreateSelect(maskToVector(Blocked), NextHere,
@@ -264,17 +295,6 @@ void FunctionLowering::emitDispatcher() {
   CurInst = nullptr;
   setStatus(WS_WarpDeadlock, Blocked, Waiting);
   B.CreateStore(Line, B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_StatusLine));
-  // And the line each blocked lane waits at, for a report per group.
-  Value *LinePtrs = B.CreateInBoundsGEP(
-      LineTy, LineTable,
-      {B.getInt32(0),
-       B.CreateSelect(maskToVector(Blocked), NextHere, splat(B.getInt32(0)))});
-  Value *LaneLines =
-      B.CreateMaskedGather(getVectorType(I32), LinePtrs, Align(4),
-                           maskToVector(Blocked), splat(B.getInt32(0)));
-  B.CreateAlignedStore(LaneLines,
-                       B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_LaneLines),
-                       Align(4));
   B.CreateBr(StopBB);
 }
 

@@ -3,6 +3,7 @@
 #include "ptxjit/Runtime/Launch.h"
 #include "ptxjit/IRGen/WarpABI.h"
 #include "ptxjit/JIT/KernelJIT.h"
+#include "ptxjit/Runtime/CTAErrors.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
 #include "ptxjit/Runtime/DevicePrintf.h"
 #include "ptxjit/Runtime/GuardedMemory.h"
@@ -77,6 +78,27 @@ struct WarpSlot {
 void runWarpSlot(void *Slot) {
   auto *S = static_cast<WarpSlot *>(Slot);
   S->Entry(S->Params, &S->Ctx);
+}
+
+std::string lanesText(uint32_t Lanes);
+
+/// "lanes 0-15 wait at a warp-synchronous instruction (line 40); lanes ..."
+/// for Lanes, one group per line (WarpContext::LaneLines).
+std::string describeSyncGroups(const WarpContext &Ctx, uint32_t Lanes) {
+  std::string Groups;
+  while (Lanes) {
+    unsigned First = llvm::countr_zero(Lanes);
+    uint32_t Line = Ctx.LaneLines[First], Group = 0;
+    for (unsigned L = First; L != WarpSize; ++L)
+      if ((Lanes >> L & 1) && Ctx.LaneLines[L] == Line)
+        Group |= 1u << L;
+    Lanes &= ~Group;
+    Groups += formatv("{0}lanes {1} wait at a warp-synchronous instruction "
+                      "(line {2})",
+                      Groups.empty() ? "" : "; ", lanesText(Group), Line)
+                  .str();
+  }
+  return Groups;
 }
 
 std::string lanesText(uint32_t Lanes) {
@@ -175,7 +197,7 @@ public:
         return statusError(Slots[W].Ctx, Id, W);
       }
     if (E)
-      return E;
+      return addSyncWaits(std::move(E));
     ++Stats.CTAs;
     Stats.Warps += NumWarps;
     return Error::success();
@@ -184,6 +206,26 @@ public:
   LaunchStats Stats;
 
 private:
+  /// A CTA deadlock report names barriers only; add the lanes of each warp
+  /// that wait at warp-synchronous instructions meanwhile.
+  Error addSyncWaits(Error E) {
+    std::string Extra;
+    for (unsigned W = 0; W != NumWarps; ++W)
+      if (uint32_t Lanes = Slots[W].Ctx.SyncWaitLanes)
+        Extra += formatv("; warp {0} {1}", W,
+                         describeSyncGroups(Slots[W].Ctx, Lanes))
+                     .str();
+    if (Extra.empty())
+      return E;
+    return handleErrors(
+        std::move(E), [&](const runtime::CTADeadlockError &D) -> Error {
+          std::string Message;
+          raw_string_ostream OS(Message);
+          D.log(OS);
+          return make_error<runtime::CTADeadlockError>(OS.str() + Extra);
+        });
+  }
+
   Error statusError(const WarpContext &Ctx, const uint32_t *Id, unsigned W) {
     std::string Where = formatv("kernel '{0}', CTA ({1},{2},{3}), warp {4}",
                                 K.Name, Id[0], Id[1], Id[2], W)
@@ -201,26 +243,10 @@ private:
     case WS_Cancelled:
       return launchError(
           formatv("{0} was cancelled at line {1}", Where, Ctx.StatusLine));
-    default: {
-      // One group per line the blocked lanes wait at.
-      std::string Groups;
-      uint32_t Left = Ctx.StatusLanes;
-      while (Left) {
-        unsigned First = llvm::countr_zero(Left);
-        uint32_t Line = Ctx.LaneLines[First], Group = 0;
-        for (unsigned L = First; L != WarpSize; ++L)
-          if ((Left >> L & 1) && Ctx.LaneLines[L] == Line)
-            Group |= 1u << L;
-        Left &= ~Group;
-        Groups += formatv("{0}lanes {1} wait at a warp-synchronous "
-                          "instruction (line {2})",
-                          Groups.empty() ? "" : "; ", lanesText(Group), Line)
-                      .str();
-      }
+    default:
       return launchError(formatv(
           "deadlock in {0}: {1}; lanes of their member masks never arrive",
-          Where, Groups));
-    }
+          Where, describeSyncGroups(Ctx, Ctx.StatusLanes)));
     }
   }
 

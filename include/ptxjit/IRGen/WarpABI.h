@@ -52,6 +52,10 @@ struct WarpContext {
   uint32_t StatusAux;   ///< deadlock: the lanes they wait for
   /// Warp-level deadlock: the PTX line each blocked lane waits at.
   uint32_t LaneLines[WarpSize];
+  /// While the warp waits at a CTA barrier: its lanes blocked at
+  /// warp-synchronous instructions (their lines in LaneLines), for a CTA
+  /// deadlock report.
+  uint32_t SyncWaitLanes;
 };
 
 /// Field indices of WarpContext in the LLVM struct type IRGen builds.
@@ -73,6 +77,7 @@ enum WarpContextField : unsigned {
   WCF_StatusLanes,
   WCF_StatusAux,
   WCF_LaneLines,
+  WCF_SyncWaitLanes,
 };
 
 /// Runtime entry points the generated code calls (kernels with CTA
