@@ -61,24 +61,28 @@ void FunctionLowering::emitStop() {
 }
 
 void FunctionLowering::emitBackEdgeChecks(unsigned Target) {
+  // Every RotatePeriod backward branches: check the cancel flag, let the
+  // next divergent group run, and yield to the other warps. In between a
+  // loop pays only a counter.
+  Value *Count =
+      B.CreateAdd(B.CreateLoad(B.getInt32Ty(), BackEdgeVar), B.getInt32(1));
+  Value *Due = B.CreateICmpUGE(Count, B.getInt32(RotatePeriod));
+  BasicBlock *Periodic = BasicBlock::Create(ML.Ctx, "backedge.periodic", Fn);
+  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "backedge.cont", Fn);
+  B.CreateStore(B.CreateSelect(Due, B.getInt32(0), Count), BackEdgeVar);
+  B.CreateCondBr(Due, Periodic, Cont);
+
+  B.SetInsertPoint(Periodic);
   Value *Flag =
       B.CreateLoad(B.getInt8Ty(), getContextField(WCF_Cancel, B.getPtrTy()),
                    /*isVolatile=*/true);
   BasicBlock *Cancel = BasicBlock::Create(ML.Ctx, "cancelled", Fn);
-  BasicBlock *Go = BasicBlock::Create(ML.Ctx, "not.cancelled", Fn);
-  B.CreateCondBr(B.CreateICmpNE(Flag, B.getInt8(0)), Cancel, Go);
+  BasicBlock *Rotate = BasicBlock::Create(ML.Ctx, "rotate", Fn);
+  B.CreateCondBr(B.CreateICmpNE(Flag, B.getInt8(0)), Cancel, Rotate);
   B.SetInsertPoint(Cancel);
   setStatus(WS_Cancelled, getMask(), nullptr);
   B.CreateBr(StopBB);
-  B.SetInsertPoint(Go);
 
-  Value *Count =
-      B.CreateAdd(B.CreateLoad(B.getInt32Ty(), BackEdgeVar), B.getInt32(1));
-  Value *Due = B.CreateICmpUGE(Count, B.getInt32(RotatePeriod));
-  BasicBlock *Rotate = BasicBlock::Create(ML.Ctx, "rotate", Fn);
-  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "backedge.cont", Fn);
-  B.CreateStore(B.CreateSelect(Due, B.getInt32(0), Count), BackEdgeVar);
-  B.CreateCondBr(Due, Rotate, Cont);
   B.SetInsertPoint(Rotate);
   // Next time the dispatcher picks, it takes the group after this one in
   // block order (round robin), so every waiting group gets its turn.
