@@ -906,17 +906,14 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       return E;
     // Rare: computed lane by lane by the runtime, as the ISA states it.
     Value *Ms = FL.widen(S[0]), *Bs = FL.widen(S[1]), *Os = FL.widen(S[2]);
-    AllocaInst *Out = FL.createTemporary(FL.getVectorType(B.getInt32Ty()));
-    FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
-      Value *R = B.CreateCall(FL.ML.getRuntimeFunction("ptxjit_rt_fns"),
+    Value *R = FL.collectActiveLanes(
+        FL.getInstMask(), B.getInt32Ty(), [&](Value *Lane) -> Value * {
+          return B.CreateCall(FL.ML.getRuntimeFunction("ptxjit_rt_fns"),
                               {B.CreateExtractElement(Ms, Lane),
                                B.CreateExtractElement(Bs, Lane),
                                B.CreateExtractElement(Os, Lane)});
-      Value *Old = B.CreateLoad(Out->getAllocatedType(), Out);
-      B.CreateStore(B.CreateInsertElement(Old, R, Lane), Out);
-    });
-    return FL.write(Ops[0], B.CreateLoad(Out->getAllocatedType(), Out),
-                    ScalarType::B32);
+        });
+    return FL.write(Ops[0], R, ScalarType::B32);
   }
   case Opcode::Prmt: {
     if (Error E = Read(1, ScalarType::B32))

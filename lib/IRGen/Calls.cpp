@@ -43,6 +43,32 @@ Expected<Value *> FunctionLowering::getCallSlot(
                               "registers");
 }
 
+Error FunctionLowering::getCallSlots(
+    const ptx::Instruction &I, SmallVectorImpl<Value *> &Slots,
+    SmallVectorImpl<std::pair<const Operand *, Value *>> &CopyBack) {
+  // Operands are [returns..., callee, args..., prototype?].
+  unsigned NRet = I.NumCallReturns, NArg = I.NumCallArgs;
+  for (unsigned K = 0; K != NRet + NArg; ++K) {
+    Expected<Value *> Slot =
+        getCallSlot(I.Operands[K < NRet ? K : K + 1], K < NRet, CopyBack);
+    if (!Slot)
+      return Slot.takeError();
+    Slots.push_back(*Slot);
+  }
+  return Error::success();
+}
+
+Error FunctionLowering::copyBack(
+    ArrayRef<std::pair<const Operand *, Value *>> CopyBack) {
+  for (auto &[Op, Tmp] : CopyBack) {
+    Register *R = findRegister(Op->Name);
+    Type *VecTy = getVectorType(R->Slot->getAllocatedType()->getScalarType());
+    if (Error E = write(*Op, B.CreateLoad(VecTy, Tmp), R->Type))
+      return E;
+  }
+  return Error::success();
+}
+
 void FunctionLowering::emitCall(FunctionCallee Callee, Value *Mask,
                                 ArrayRef<Value *> Slots) {
   SmallVector<Value *, 8> Args{CtxArg, Mask};
@@ -76,34 +102,25 @@ Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
   unsigned NRet = I.NumCallReturns, NArg = I.NumCallArgs;
   SmallVector<std::pair<const Operand *, Value *>, 2> CopyBack;
   SmallVector<Value *, 6> Slots;
-  for (unsigned K = 0; K != NRet + NArg; ++K) {
-    Expected<Value *> Slot =
-        getCallSlot(I.Operands[K < NRet ? K : K + 1], K < NRet, CopyBack);
-    if (!Slot)
-      return Slot.takeError();
-    Slots.push_back(*Slot);
-  }
+  if (Error E = getCallSlots(I, Slots, CopyBack))
+    return E;
   Type *I64 = B.getInt64Ty(), *I32 = B.getInt32Ty();
   if (Name == "vprintf") {
     if (NArg != 2)
       return error(I, "vprintf takes a format and an argument buffer");
     Value *Fmt = loadSlot(*this, Slots[NRet], I64);
     Value *Args = loadSlot(*this, Slots[NRet + 1], I64);
-    AllocaInst *Results = createTemporary(getVectorType(I32));
     // One lane after another, in lane order.
-    forEachActiveLane(InstMask, [&](Value *Lane) {
-      Value *N = B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_vprintf"),
+    Value *Results =
+        collectActiveLanes(InstMask, I32, [&](Value *Lane) -> Value * {
+          return B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_vprintf"),
                               {B.CreateExtractElement(Fmt, Lane),
                                B.CreateExtractElement(Args, Lane)});
-      Value *Old = B.CreateLoad(getVectorType(I32), Results);
-      B.CreateStore(B.CreateInsertElement(Old, N, Lane), Results);
-    });
+        });
     if (NRet == 1)
-      B.CreateAlignedStore(
-          B.CreateSelect(maskToVector(InstMask),
-                         B.CreateLoad(getVectorType(I32), Results),
-                         loadSlot(*this, Slots[0], I32)),
-          Slots[0], Align(16));
+      B.CreateAlignedStore(B.CreateSelect(maskToVector(InstMask), Results,
+                                          loadSlot(*this, Slots[0], I32)),
+                           Slots[0], Align(16));
   } else {
     // __assertfail(message, file, line, function, charSize): report each
     // failing lane, then stop the launch.
@@ -145,13 +162,7 @@ Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
     B.CreateBr(StopBB);
     B.SetInsertPoint(Cont);
   }
-  for (auto &[Op, Tmp] : CopyBack) {
-    Register *R = findRegister(Op->Name);
-    Type *VecTy = getVectorType(R->Slot->getAllocatedType()->getScalarType());
-    if (Error E = write(*Op, B.CreateLoad(VecTy, Tmp), R->Type))
-      return E;
-  }
-  return Error::success();
+  return copyBack(CopyBack);
 }
 
 Error FunctionLowering::lowerCall(const ptx::Instruction &I) {
@@ -179,13 +190,8 @@ Error FunctionLowering::lowerCall(const ptx::Instruction &I) {
 
   SmallVector<std::pair<const Operand *, Value *>, 2> CopyBack;
   SmallVector<Value *, 8> Slots;
-  for (unsigned K = 0; K != NRet + NArg; ++K) {
-    const Operand &Op = I.Operands[K < NRet ? K : K + 1];
-    Expected<Value *> Slot = getCallSlot(Op, K < NRet, CopyBack);
-    if (!Slot)
-      return Slot.takeError();
-    Slots.push_back(*Slot);
-  }
+  if (Error E = getCallSlots(I, Slots, CopyBack))
+    return E;
 
   // Nothing to do for a guarded call whose lanes are all off: the callee
   // must never run with an empty mask.
@@ -241,11 +247,5 @@ Error FunctionLowering::lowerCall(const ptx::Instruction &I) {
   B.SetInsertPoint(After);
   // Register results come back from their temporaries.
   InstMask = B.CreateAnd(InstMask, getMask());
-  for (auto &[Op, Tmp] : CopyBack) {
-    Register *R = findRegister(Op->Name);
-    Type *VecTy = getVectorType(R->Slot->getAllocatedType()->getScalarType());
-    if (Error E = write(*Op, B.CreateLoad(VecTy, Tmp), R->Type))
-      return E;
-  }
-  return Error::success();
+  return copyBack(CopyBack);
 }

@@ -12,6 +12,8 @@
 
 #include "Lowering.h"
 #include "ptxjit/IRGen/WarpABI.h"
+#include "ptxjit/PTX/ModuleInfo.h"
+#include "ptxjit/PTX/SpecialRegisters.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
@@ -166,6 +168,17 @@ Value *FunctionLowering::getLocalFrames() {
                      B.CreateMul(Lane, splat(B.getInt64(FrameSize))));
 }
 
+Value *FunctionLowering::collectActiveLanes(
+    Value *Mask, Type *Elt, function_ref<Value *(Value *Lane)> PerLane) {
+  AllocaInst *Results = createTemporary(getVectorType(Elt));
+  forEachActiveLane(Mask, [&](Value *Lane) {
+    Value *R = PerLane(Lane);
+    Value *Old = B.CreateLoad(Results->getAllocatedType(), Results);
+    B.CreateStore(B.CreateInsertElement(Old, R, Lane), Results);
+  });
+  return B.CreateLoad(Results->getAllocatedType(), Results);
+}
+
 AllocaInst *FunctionLowering::createTemporary(Type *Ty) {
   IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
   AllocaInst *A = EntryB.CreateAlloca(Ty);
@@ -270,8 +283,7 @@ void FunctionLowering::declareVariables() {
     LV.Space = V.Space;
     LV.Size = V.getSizeInBytes();
     if (V.Space == StateSpace::Local) {
-      uint64_t Align =
-          V.Align ? V.Align : std::max<uint64_t>(1, V.getElementSize());
+      uint64_t Align = ptx::getAlignment(V);
       FrameSize = alignTo(FrameSize, Align);
       LV.Offset = FrameSize;
       FrameSize += LV.Size;
@@ -328,34 +340,6 @@ void FunctionLowering::declareVariables() {
 //===----------------------------------------------------------------------===//
 // Operands
 //===----------------------------------------------------------------------===//
-
-static bool isSpecialRegisterName(StringRef N) {
-  static const char *const Names[] = {"%tid",
-                                      "%ntid",
-                                      "%ctaid",
-                                      "%nctaid",
-                                      "%laneid",
-                                      "%warpid",
-                                      "%nwarpid",
-                                      "%smid",
-                                      "%nsmid",
-                                      "%gridid",
-                                      "%clock",
-                                      "%clock64",
-                                      "%clock_hi",
-                                      "%globaltimer",
-                                      "%globaltimer_lo",
-                                      "%globaltimer_hi",
-                                      "%lanemask_eq",
-                                      "%lanemask_le",
-                                      "%lanemask_lt",
-                                      "%lanemask_ge",
-                                      "%lanemask_gt",
-                                      "%dynamic_smem_size",
-                                      "%total_smem_size"};
-  return is_contained(Names, N) || N.starts_with("%envreg") ||
-         N.starts_with("%pm");
-}
 
 Expected<LaneValue> FunctionLowering::readSpecial(const Operand &Op) {
   StringRef N = Op.Name;
@@ -486,7 +470,7 @@ Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
   switch (Op.Kind) {
   case Operand::Register:
   case Operand::Symbol: {
-    if (Op.Kind == Operand::Register && isSpecialRegisterName(Op.Name)) {
+    if (Op.Kind == Operand::Register && ptx::lookupSpecialRegister(Op.Name)) {
       Expected<LaneValue> S = readSpecial(Op);
       if (!S)
         return S;

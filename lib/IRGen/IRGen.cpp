@@ -15,15 +15,11 @@ using namespace ptxjit::irgen;
 using ptx::Initializer;
 using ptx::StateSpace;
 
-static uint64_t naturalAlign(const ptx::VariableDecl &V) {
-  return V.Align ? V.Align : std::max<uint64_t>(1, V.getElementSize());
-}
-
 uint64_t irgen::layoutKernelParams(const ptx::Function &F,
                                    SmallVectorImpl<uint64_t> &Offsets) {
   uint64_t Offset = 0;
   for (const ptx::VariableDecl &P : F.Params) {
-    Offset = alignTo(Offset, naturalAlign(P));
+    Offset = alignTo(Offset, ptx::getAlignment(P));
     Offsets.push_back(Offset);
     Offset += P.getSizeInBytes();
   }
@@ -202,7 +198,7 @@ Error ModuleLowering::lowerGlobal(const ptx::VariableDecl &V) {
   Type *Ty = ArrayType::get(Type::getInt8Ty(Ctx), 1);
   auto *GV = new GlobalVariable(LM, Ty, V.Space == StateSpace::Const,
                                 GlobalValue::InternalLinkage, nullptr, V.Name);
-  GV->setAlignment(Align(std::max<uint64_t>(naturalAlign(V), 16)));
+  GV->setAlignment(Align(std::max<uint64_t>(ptx::getAlignment(V), 16)));
   Globals[V.Name] = GV;
   return Error::success();
 }
@@ -226,17 +222,12 @@ Error ModuleLowering::lowerGlobals(const ptx::Function &Kernel) {
     Globals[V.Name] = GV;
   }
   // Static shared memory: every .shared variable the kernel can reach.
-  uint64_t Offset = 0;
-  for (const ptx::VariableDecl *V : ptx::getStaticSharedVariables(PM, Kernel)) {
-    if (SharedOffsets.count(V->Name))
-      continue;
-    Offset = alignTo(Offset, naturalAlign(*V));
-    SharedOffsets[V->Name] = Offset;
-    Offset += V->getSizeInBytes();
-  }
-  StaticSharedSize = Offset;
+  SmallVector<ptx::SharedVariableOffset, 8> Layout;
+  StaticSharedSize = ptx::layoutStaticShared(PM, Kernel, Layout);
+  for (const ptx::SharedVariableOffset &S : Layout)
+    SharedOffsets[S.Var->Name] = S.Offset;
   // Dynamic shared arrays all start where static memory ends.
-  uint64_t Dynamic = alignTo(Offset, 16);
+  uint64_t Dynamic = alignTo(StaticSharedSize, 16);
   for (const ptx::VariableDecl &V : PM.Globals)
     if (V.Space == StateSpace::Shared &&
         (V.Link == ptx::Linkage::Extern ||

@@ -132,6 +132,11 @@ public:
   /// loop (atomics, ordered accesses, printf).
   void forEachActiveLane(llvm::Value *Mask,
                          llvm::function_ref<void(llvm::Value *Lane)> Body);
+  /// Calls PerLane(Lane) for each lane of Mask, in ascending order, and
+  /// returns the <32 x Elt> of its results (zero in the other lanes).
+  llvm::Value *collectActiveLanes(
+      llvm::Value *Mask, llvm::Type *Elt,
+      llvm::function_ref<llvm::Value *(llvm::Value *Lane)> PerLane);
   /// A zero-initialized stack slot in the entry block (never in a loop).
   llvm::AllocaInst *createTemporary(llvm::Type *Ty);
   /// The carry flag of add.cc/addc chains, one bit per lane (<32 x i1>).
@@ -172,6 +177,14 @@ private:
       const ptx::Operand &Op, bool IsReturn,
       llvm::SmallVectorImpl<std::pair<const ptx::Operand *, llvm::Value *>>
           &CopyBack);
+  /// The storage of a call's returns and arguments, in operand order.
+  llvm::Error getCallSlots(
+      const ptx::Instruction &I, llvm::SmallVectorImpl<llvm::Value *> &Slots,
+      llvm::SmallVectorImpl<std::pair<const ptx::Operand *, llvm::Value *>>
+          &CopyBack);
+  /// Register results come back from their temporaries.
+  llvm::Error copyBack(
+      llvm::ArrayRef<std::pair<const ptx::Operand *, llvm::Value *>> CopyBack);
   void emitCall(llvm::FunctionCallee Callee, llvm::Value *Mask,
                 llvm::ArrayRef<llvm::Value *> Slots);
   llvm::Error lowerBlock(unsigned Index);

@@ -78,8 +78,7 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
       return A.takeError();
     Value *V;
     if (isOrdered(I)) {
-      AllocaInst *Tmp = FL.createTemporary(FL.getVectorType(Elt));
-      FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
+      V = FL.collectActiveLanes(FL.getInstMask(), Elt, [&](Value *Lane) {
         Value *P = B.CreateIntToPtr(laneOf(B, A->V, Lane), B.getPtrTy());
         LoadInst *L = B.CreateLoad(Elt, P);
         L->setAtomic(I.hasModifier(Modifier::Acquire)
@@ -87,10 +86,8 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
                          : AtomicOrdering::Monotonic);
         L->setAlignment(Align(Size));
         L->setVolatile(true);
-        Value *Vec = B.CreateLoad(Tmp->getAllocatedType(), Tmp);
-        B.CreateStore(B.CreateInsertElement(Vec, L, Lane), Tmp);
+        return L;
       });
-      V = B.CreateLoad(Tmp->getAllocatedType(), Tmp);
     } else {
       bool KernelParam = I.Space == StateSpace::Param && FL.F.IsEntry &&
                          !I.Operands[1].BaseIsRegister;
@@ -240,9 +237,8 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
     return FL.error(I, "unknown atomic operation");
   Type *Elt = FL.getLaneType(T);
   unsigned Size = ptx::getBitWidth(T) / 8;
-  AllocaInst *Old = FL.createTemporary(FL.getVectorType(Elt));
   AtomicOrdering Ordering = orderingOf(I);
-  FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
+  Value *Old = FL.collectActiveLanes(FL.getInstMask(), Elt, [&](Value *Lane) {
     Value *P = B.CreateIntToPtr(laneOf(B, Addr->V, Lane), B.getPtrTy());
     Value *V = laneOf(B, Val->V, Lane);
     Value *Result;
@@ -269,12 +265,11 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
     } else {
       Result = B.CreateAtomicRMW(*Op, P, V, MaybeAlign(Size), Ordering);
     }
-    Value *Vec = B.CreateLoad(Old->getAllocatedType(), Old);
-    B.CreateStore(B.CreateInsertElement(Vec, Result, Lane), Old);
+    return Result;
   });
   if (IsRed)
     return Error::success();
-  return FL.write(I.Operands[0], B.CreateLoad(Old->getAllocatedType(), Old), T);
+  return FL.write(I.Operands[0], Old, T);
 }
 
 Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {

@@ -62,32 +62,6 @@ private:
   StringMap<std::pair<ptx::ScalarType, unsigned>> Ranges;
 };
 
-/// Whether operand 0 is written (and not read) by the instruction.
-bool writesFirstOperand(const ptx::Instruction &I) {
-  switch (I.Op) {
-  case Opcode::St:
-  case Opcode::Red:
-  case Opcode::Bra:
-  case Opcode::BrxIdx:
-  case Opcode::Prefetch:
-  case Opcode::Prefetchu:
-  case Opcode::Membar:
-  case Opcode::Fence:
-  case Opcode::Ret:
-  case Opcode::Exit:
-  case Opcode::Trap:
-  case Opcode::Brkpt:
-  case Opcode::Nanosleep:
-  case Opcode::Pmevent:
-    return false;
-  case Opcode::Bar:
-  case Opcode::Barrier:
-    return I.hasModifier(ptx::Modifier::Red);
-  default:
-    return !I.Operands.empty();
-  }
-}
-
 /// Instructions whose register roles are not modelled here: registers they
 /// name are left alone.
 bool hasUnmodelledRoles(const ptx::Instruction &I) {
@@ -129,7 +103,7 @@ void forEachRegister(const ptx::Instruction &I, const RegisterDecls &Decls,
       break;
     }
   };
-  bool Dest = writesFirstOperand(I);
+  bool Dest = I.writesFirstOperand();
   for (unsigned N = Dest ? 1 : 0; N < I.Operands.size(); ++N)
     Visit(I.Operands[N], false);
   if (Dest)
@@ -307,7 +281,7 @@ ptx::Function irgen::splitRegisterWebs(const ptx::Function &F,
     if (Body[S].Kind != Statement::Inst || BlockOf[S] == ~0u)
       continue;
     ptx::Instruction &I = Result.Body[S].Instr;
-    bool Dest = writesFirstOperand(I);
+    bool Dest = I.writesFirstOperand();
     Operand *Mem = Alloc.Allocate<Operand>(I.Operands.size());
     for (unsigned N = 0; N != I.Operands.size(); ++N)
       new (&Mem[N]) Operand(Rename(I.Operands[N], S, Dest && N == 0));

@@ -4,6 +4,7 @@
 #include "CFG.h"
 #include "ptxjit/IRGen/IRGen.h"
 #include "ptxjit/PTX/AST.h"
+#include "ptxjit/PTX/SpecialRegisters.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <functional>
 
@@ -71,24 +72,11 @@ Shape UniformityInfo::getSpecial(StringRef Name, char Component) const {
       .Default(Shape::varying());
 }
 
-static bool isSpecialRegister(StringRef Name) {
-  return StringSwitch<bool>(Name)
-      .Cases({"%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid",
-              "%nwarpid", "%smid", "%nsmid", "%gridid"},
-             true)
-      .StartsWith("%lanemask_", true)
-      .StartsWith("%clock", true)
-      .StartsWith("%globaltimer", true)
-      .Cases({"%dynamic_smem_size", "%total_smem_size"}, true)
-      .StartsWith("%envreg", true)
-      .Default(false);
-}
-
 Shape UniformityInfo::getOperand(const Operand &Op) const {
   switch (Op.Kind) {
   case Operand::Register:
   case Operand::Symbol:
-    if (isSpecialRegister(Op.Name))
+    if (ptx::lookupSpecialRegister(Op.Name))
       return getSpecial(Op.Name, Op.Component);
     // Registers may be named without '%' (.reg .f16 low;); a name that is
     // not a register is a variable or function address: uniform, except
@@ -124,9 +112,7 @@ void UniformityInfo::run() {
     if (S.Kind != Statement::Inst || S.Instr.Operands.empty())
       continue;
     const ptx::Instruction &I = S.Instr;
-    if (I.Op == Opcode::St || I.Op == Opcode::Red || I.Op == Opcode::Bra ||
-        I.Op == Opcode::Call || I.Op == Opcode::BrxIdx ||
-        I.Op == Opcode::Prefetch || I.Op == Opcode::Prefetchu)
+    if (!I.writesFirstOperand())
       continue;
     const Operand &D = I.Operands[0];
     auto Count = [&](const Operand &R) {
@@ -154,10 +140,7 @@ void UniformityInfo::run() {
     if (S.Kind != Statement::Inst)
       continue;
     const ptx::Instruction &I = S.Instr;
-    bool HasDest =
-        !(I.Op == Opcode::St || I.Op == Opcode::Red || I.Op == Opcode::Bra ||
-          I.Op == Opcode::Call || I.Op == Opcode::BrxIdx ||
-          I.Op == Opcode::Prefetch || I.Op == Opcode::Prefetchu);
+    bool HasDest = I.writesFirstOperand();
     auto Use = [&](StringRef Name) {
       auto It = DefAt.find(Name);
       if (It == DefAt.end() || StmtBlock[It->second] != StmtBlock[Idx] ||
@@ -232,15 +215,9 @@ bool UniformityInfo::visitInstructions() {
         return R;
       };
       bool IsInt = ptx::isInteger(I.getType());
-      switch (I.Op) {
-      case Opcode::St:
-      case Opcode::Red:
-      case Opcode::Bra:
-      case Opcode::BrxIdx:
-      case Opcode::Prefetch:
-      case Opcode::Prefetchu:
-      case Opcode::Call:
+      if (!I.writesFirstOperand())
         continue;
+      switch (I.Op) {
       case Opcode::Mov:
         Result = I.Operands.size() == 2 ? Src(1) : Shape::varying();
         if (!IsInt && !Result.isUniform())

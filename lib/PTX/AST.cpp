@@ -12,6 +12,32 @@ bool Instruction::hasModifier(Modifier M) const {
   return is_contained(Modifiers, M);
 }
 
+bool Instruction::writesFirstOperand() const {
+  switch (Op) {
+  case Opcode::St:
+  case Opcode::Red:
+  case Opcode::Bra:
+  case Opcode::BrxIdx:
+  case Opcode::Call:
+  case Opcode::Prefetch:
+  case Opcode::Prefetchu:
+  case Opcode::Membar:
+  case Opcode::Fence:
+  case Opcode::Ret:
+  case Opcode::Exit:
+  case Opcode::Trap:
+  case Opcode::Brkpt:
+  case Opcode::Nanosleep:
+  case Opcode::Pmevent:
+    return false;
+  case Opcode::Bar:
+  case Opcode::Barrier:
+    return hasModifier(Modifier::Red);
+  default:
+    return !Operands.empty();
+  }
+}
+
 uint64_t VariableDecl::getElementSize() const {
   unsigned Bits = getBitWidth(Type);
   uint64_t Bytes = Type == ScalarType::Pred ? 1 : (Bits + 7) / 8;

@@ -84,12 +84,25 @@ ptxjit::ptx::getStaticSharedVariables(const Module &M, const Function &Kernel) {
   return Result;
 }
 
+uint64_t ptxjit::ptx::layoutStaticShared(
+    const Module &M, const Function &Kernel,
+    SmallVectorImpl<SharedVariableOffset> &Offsets) {
+  uint64_t Size = 0;
+  StringSet<> Placed;
+  for (const VariableDecl *V : getStaticSharedVariables(M, Kernel)) {
+    if (!Placed.insert(V->Name).second)
+      continue;
+    Size = alignTo(Size, getAlignment(*V));
+    Offsets.push_back({V, Size});
+    Size += V->getSizeInBytes();
+  }
+  return Size;
+}
+
 uint64_t ptxjit::ptx::getStaticSharedSize(const Module &M,
                                           const Function &Kernel) {
-  uint64_t Size = 0;
-  for (const VariableDecl *V : getStaticSharedVariables(M, Kernel))
-    Size = alignTo(Size, getAlignment(*V)) + V->getSizeInBytes();
-  return Size;
+  SmallVector<SharedVariableOffset, 8> Offsets;
+  return layoutStaticShared(M, Kernel, Offsets);
 }
 
 static void printParam(const VariableDecl &P, raw_ostream &OS) {

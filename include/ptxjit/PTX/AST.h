@@ -80,6 +80,9 @@ struct Instruction {
   llvm::ArrayRef<SuffixKind> SuffixOrder;
 
   bool hasModifier(Modifier M) const;
+  /// Whether operand 0 is a destination the instruction writes (not for
+  /// st, red, branches, call, barriers other than bar.red, ...).
+  bool writesFirstOperand() const;
   ScalarType getType(unsigned I = 0) const {
     return I < Types.size() ? Types[I] : ScalarType::None;
   }

@@ -32,7 +32,17 @@ llvm::SmallVector<const Function *, 8> getCallees(const Module &M,
 /// shared arrays are not included.
 llvm::SmallVector<const VariableDecl *, 8>
 getStaticSharedVariables(const Module &M, const Function &Kernel);
-/// Bytes of static shared memory, each variable at its alignment.
+/// Where each static .shared variable of a kernel lies in its shared window:
+/// in getStaticSharedVariables order, each at its alignment, a name once.
+struct SharedVariableOffset {
+  const VariableDecl *Var;
+  uint64_t Offset;
+};
+/// Fills Offsets and returns the bytes of static shared memory.
+uint64_t
+layoutStaticShared(const Module &M, const Function &Kernel,
+                   llvm::SmallVectorImpl<SharedVariableOffset> &Offsets);
+/// Bytes of static shared memory (layoutStaticShared's total).
 uint64_t getStaticSharedSize(const Module &M, const Function &Kernel);
 
 /// Prints `ptx-jit list` output: every kernel and device function, its
