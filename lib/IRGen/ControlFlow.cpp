@@ -93,14 +93,22 @@ void FunctionLowering::emitBackEdgeChecks(unsigned Target) {
   B.SetInsertPoint(Cont);
 }
 
-void FunctionLowering::parkAndDispatch(unsigned Target, Value *Lanes) {
+void FunctionLowering::setNextBlock(Value *Lanes, unsigned Target) {
   Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
   Next = B.CreateSelect(maskToVector(Lanes),
                         splat(B.getInt32(CFG.Blocks[Target].RPONumber)), Next);
   B.CreateStore(Next, NextVar);
+}
+
+void FunctionLowering::waitAndDispatch(Value *Lanes) {
   Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
   B.CreateStore(B.CreateOr(Waiting, Lanes), WaitingVar);
   B.CreateBr(DispatchBB);
+}
+
+void FunctionLowering::parkAndDispatch(unsigned Target, Value *Lanes) {
+  setNextBlock(Lanes, Target);
+  waitAndDispatch(Lanes);
 }
 
 void FunctionLowering::transition(unsigned Target, Value *LaneMask) {
@@ -132,17 +140,9 @@ void FunctionLowering::branchDivergent(Value *Taken, unsigned TakenBlock,
   B.SetInsertPoint(Split);
   if (CFG.Blocks[TakenBlock].RPONumber <= CFG.Blocks[CurBlock].RPONumber)
     emitBackEdgeChecks(TakenBlock);
-  Value *NotTaken = B.CreateAnd(Mask, B.CreateNot(Taken));
-  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
-  Next = B.CreateSelect(
-      maskToVector(Taken), splat(B.getInt32(CFG.Blocks[TakenBlock].RPONumber)),
-      B.CreateSelect(maskToVector(NotTaken),
-                     splat(B.getInt32(CFG.Blocks[NotTakenBlock].RPONumber)),
-                     Next));
-  B.CreateStore(Next, NextVar);
-  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
-  B.CreateStore(B.CreateOr(Waiting, Mask), WaitingVar);
-  B.CreateBr(DispatchBB);
+  setNextBlock(Taken, TakenBlock);
+  setNextBlock(B.CreateAnd(Mask, B.CreateNot(Taken)), NotTakenBlock);
+  waitAndDispatch(Mask);
 }
 
 void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
@@ -361,22 +361,16 @@ Error FunctionLowering::lowerTerminator(unsigned Index,
       return Idx.takeError();
     // Each lane records the block its index selects.
     Value *IdxV = widen(Idx->V);
-    Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
     for (unsigned I = 0; I != Targets->size(); ++I) {
-      unsigned T = CFG.LabelToBlock.lookup((*Targets)[I]);
-      Value *Hit = B.CreateAnd(B.CreateICmpEQ(IdxV, splat(B.getInt32(I))),
-                               maskToVector(Active));
-      Next =
-          B.CreateSelect(Hit, splat(B.getInt32(CFG.Blocks[T].RPONumber)), Next);
+      Value *Hit = B.CreateAnd(
+          B.CreateBitCast(B.CreateICmpEQ(IdxV, splat(B.getInt32(I))),
+                          B.getInt32Ty()),
+          Active);
+      setNextBlock(Hit, CFG.LabelToBlock.lookup((*Targets)[I]));
     }
-    Value *NotTaken = B.CreateAnd(Mask, B.CreateNot(Active));
     if (FT != ~0u)
-      Next = B.CreateSelect(maskToVector(NotTaken),
-                            splat(B.getInt32(CFG.Blocks[FT].RPONumber)), Next);
-    B.CreateStore(Next, NextVar);
-    Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
-    B.CreateStore(B.CreateOr(Waiting, Mask), WaitingVar);
-    B.CreateBr(DispatchBB);
+      setNextBlock(B.CreateAnd(Mask, B.CreateNot(Active)), FT);
+    waitAndDispatch(Mask);
     return Error::success();
   }
   default:

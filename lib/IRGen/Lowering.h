@@ -193,6 +193,10 @@ private:
   /// Sends Lanes to block Target: directly if no other lanes wait,
   /// otherwise through the dispatcher.
   void transition(unsigned Target, llvm::Value *LaneMask);
+  /// Records Target as the block Lanes wait at.
+  void setNextBlock(llvm::Value *Lanes, unsigned Target);
+  /// Adds Lanes to the waiting lanes and jumps to the dispatcher.
+  void waitAndDispatch(llvm::Value *Lanes);
   /// Parks Lanes at block Target and jumps to the dispatcher.
   void parkAndDispatch(unsigned Target, llvm::Value *Lanes);
   /// Checks the cancel flag and counts backward branches (forward progress

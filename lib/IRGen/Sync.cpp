@@ -65,6 +65,28 @@ static Expected<Value *> readUniform(FunctionLowering &FL, const Operand &Op,
   return B.CreateExtractElement(V->V, B.CreateAnd(First, B.getInt32(31)));
 }
 
+/// The barrier id and thread count (0 if none) of bar/barrier .sync,
+/// .arrive and .red, in the first lane of Mask.
+static Error readBarrierOperands(FunctionLowering &FL,
+                                 const ptx::Instruction &I, Value *Mask,
+                                 Value *&Id, Value *&Count) {
+  bool IsRed = I.hasModifier(Modifier::Red);
+  unsigned IdOp = IsRed ? 1 : 0;
+  bool HasCount = I.Operands.size() == (IsRed ? 4u : 2u);
+  Expected<Value *> IdV = readUniform(FL, I.Operands[IdOp], Mask);
+  if (!IdV)
+    return IdV.takeError();
+  Id = *IdV;
+  Count = FL.B.getInt32(0);
+  if (HasCount) {
+    Expected<Value *> C = readUniform(FL, I.Operands[IdOp + 1], Mask);
+    if (!C)
+      return C.takeError();
+    Count = *C;
+  }
+  return Error::success();
+}
+
 Error FunctionLowering::lowerSyncPoint(unsigned Index,
                                        const ptx::Instruction &I) {
   CurInst = &I;
@@ -157,19 +179,10 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
   B.CreateCondBr(B.CreateICmpNE(Arriving, B.getInt32(0)), Arrive, Check);
   B.SetInsertPoint(Arrive);
   bool IsRed = I.hasModifier(Modifier::Red);
-  unsigned IdOp = IsRed ? 1 : 0;
   unsigned NumOps = I.Operands.size();
-  bool HasCount = IsRed ? NumOps == 4 : NumOps == 2;
-  Expected<Value *> Id = readUniform(*this, I.Operands[IdOp], Arriving);
-  if (!Id)
-    return Id.takeError();
-  Value *Count = B.getInt32(0);
-  if (HasCount) {
-    Expected<Value *> C = readUniform(*this, I.Operands[IdOp + 1], Arriving);
-    if (!C)
-      return C.takeError();
-    Count = *C;
-  }
+  Value *Id, *Count;
+  if (Error E = readBarrierOperands(*this, I, Arriving, Id, Count))
+    return E;
   uint32_t Reduction = 0;
   Value *Pred = B.getInt32(0);
   if (IsRed) {
@@ -200,7 +213,7 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
   B.SetInsertPoint(WaitHere);
   Value *Got = B.CreateCall(
       ML.getRuntimeFunction("ptxjit_rt_bar_sync"),
-      {runtimeArg(), *Id, Count, Arriving, B.getInt32(Reduction), Pred, Line});
+      {runtimeArg(), Id, Count, Arriving, B.getInt32(Reduction), Pred, Line});
   B.CreateStore(B.CreateAnd(Parked, B.CreateNot(Got)), ParkedVar);
   Value *All = B.CreateICmpEQ(Got, Arriving);
   BasicBlock *Partial = BasicBlock::Create(ML.Ctx, "bar.partial", Fn);
@@ -212,7 +225,7 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
   // Other lanes of the warp can run: count the arrival and run them.
   B.SetInsertPoint(Park);
   B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_arrive"),
-               {runtimeArg(), *Id, Count, Arriving, B.getInt32(1),
+               {runtimeArg(), Id, Count, Arriving, B.getInt32(1),
                 B.getInt32(Reduction), Pred, Line});
   parkAndDispatch(Index, Mask);
   B.SetInsertPoint(Through);
@@ -508,22 +521,15 @@ Error FunctionLowering::lowerBarrierOp(const ptx::Instruction &I) {
     return lowerWarpSync(I);
   if (I.hasModifier(Modifier::Arrive)) {
     // bar.arrive a, b: counts the lanes, does not wait.
-    Expected<Value *> Id = readUniform(*this, I.Operands[0], InstMask);
-    if (!Id)
-      return Id.takeError();
-    Value *Count = B.getInt32(0);
-    if (I.Operands.size() > 1) {
-      Expected<Value *> C = readUniform(*this, I.Operands[1], InstMask);
-      if (!C)
-        return C.takeError();
-      Count = *C;
-    }
+    Value *Id, *Count;
+    if (Error E = readBarrierOperands(*this, I, InstMask, Id, Count))
+      return E;
     BasicBlock *Do = BasicBlock::Create(ML.Ctx, "arrive", Fn);
     BasicBlock *Done = BasicBlock::Create(ML.Ctx, "arrived", Fn);
     B.CreateCondBr(B.CreateICmpNE(InstMask, B.getInt32(0)), Do, Done);
     B.SetInsertPoint(Do);
     B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_arrive"),
-                 {runtimeArg(), *Id, Count, InstMask, B.getInt32(0),
+                 {runtimeArg(), Id, Count, InstMask, B.getInt32(0),
                   B.getInt32(0), B.getInt32(0), B.getInt32(getLine(I.Loc))});
     B.CreateBr(Done);
     B.SetInsertPoint(Done);
@@ -531,11 +537,11 @@ Error FunctionLowering::lowerBarrierOp(const ptx::Instruction &I) {
   }
   if (!I.hasModifier(Modifier::Red))
     return Error::success(); // the prologue did the waiting
-  Expected<Value *> Id = readUniform(*this, I.Operands[1], getMask());
-  if (!Id)
-    return Id.takeError();
+  Value *Id, *Count;
+  if (Error E = readBarrierOperands(*this, I, getMask(), Id, Count))
+    return E;
   Value *R = B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_result"),
-                          {runtimeArg(), *Id});
+                          {runtimeArg(), Id});
   if (I.getType() == ScalarType::Pred)
     return write(I.Operands[0], B.CreateICmpNE(R, B.getInt32(0)),
                  ScalarType::Pred);

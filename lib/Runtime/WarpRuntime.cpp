@@ -16,10 +16,10 @@ static CTAScheduler &scheduler(void *Runtime) {
   return *static_cast<CTAScheduler *>(Runtime);
 }
 
-extern "C" void ptxjit_rt_bar_arrive(void *Runtime, uint32_t Barrier,
-                                     uint32_t Count, uint32_t Lanes,
-                                     uint32_t Wait, uint32_t Reduction,
-                                     uint32_t Predicate, uint32_t Line) {
+static BarrierArrival makeArrival(uint32_t Barrier, uint32_t Count,
+                                  uint32_t Lanes, uint32_t Wait,
+                                  uint32_t Reduction, uint32_t Predicate,
+                                  uint32_t Line) {
   BarrierArrival A;
   A.Barrier = Barrier;
   A.ThreadCount = Count;
@@ -28,22 +28,24 @@ extern "C" void ptxjit_rt_bar_arrive(void *Runtime, uint32_t Barrier,
   A.Reduction = static_cast<BarrierReduction>(Reduction);
   A.Predicate = Predicate;
   A.Line = Line;
-  scheduler(Runtime).arrive(A);
+  return A;
+}
+
+extern "C" void ptxjit_rt_bar_arrive(void *Runtime, uint32_t Barrier,
+                                     uint32_t Count, uint32_t Lanes,
+                                     uint32_t Wait, uint32_t Reduction,
+                                     uint32_t Predicate, uint32_t Line) {
+  scheduler(Runtime).arrive(
+      makeArrival(Barrier, Count, Lanes, Wait, Reduction, Predicate, Line));
 }
 
 extern "C" uint32_t ptxjit_rt_bar_sync(void *Runtime, uint32_t Barrier,
                                        uint32_t Count, uint32_t Lanes,
                                        uint32_t Reduction, uint32_t Predicate,
                                        uint32_t Line) {
-  BarrierArrival A;
-  A.Barrier = Barrier;
-  A.ThreadCount = Count;
-  A.Lanes = Lanes;
-  A.Reduction = static_cast<BarrierReduction>(Reduction);
-  A.Predicate = Predicate;
-  A.Line = Line;
   CTAScheduler &S = scheduler(Runtime);
-  S.arrive(A);
+  S.arrive(makeArrival(Barrier, Count, Lanes, /*Wait=*/1, Reduction, Predicate,
+                       Line));
   // All released lanes, also ones parked at earlier barriers: the warp must
   // learn of every lane it can run again.
   return S.wait();
