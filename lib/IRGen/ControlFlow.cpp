@@ -145,6 +145,24 @@ void FunctionLowering::branchDivergent(Value *Taken, unsigned TakenBlock,
   waitAndDispatch(Mask);
 }
 
+void FunctionLowering::storeRegisterReturns(Value *Leaving) {
+  // Returns are (ctx, mask, returns..., params...); .param returns are
+  // written by st.param, .reg ones hold their value in a register.
+  unsigned ArgNo = 2;
+  for (const ptx::VariableDecl &P : F.Returns) {
+    Value *Storage = Fn->getArg(ArgNo++);
+    Register *R =
+        P.Space == ptx::StateSpace::Reg ? findRegister(P.Name) : nullptr;
+    if (!R)
+      continue;
+    Type *VecTy = getVectorType(R->Slot->getAllocatedType()->getScalarType());
+    Value *V = widen(B.CreateLoad(R->Slot->getAllocatedType(), R->Slot));
+    Value *Old = B.CreateAlignedLoad(VecTy, Storage, Align(16));
+    B.CreateAlignedStore(B.CreateSelect(maskToVector(Leaving), V, Old), Storage,
+                         Align(16));
+  }
+}
+
 void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
   Value *Mask = getMask();
   Value *Rest = B.CreateAnd(Mask, B.CreateNot(Leaving));
@@ -152,6 +170,8 @@ void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
   if (ThreadExit && usesBarriers())
     B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_exit_lanes"),
                  {runtimeArg(), Leaving});
+  if (!F.IsEntry && IsReturn)
+    storeRegisterReturns(Leaving);
   if (!F.IsEntry) {
     AllocaInst *Var = IsReturn ? ReturnedVar : ExitedVar;
     Value *Old = B.CreateLoad(B.getInt32Ty(), Var);

@@ -215,6 +215,9 @@ private:
                        unsigned NotTaken);
   /// Lanes in Leaving exit the warp (ret/exit).
   void exitLanes(llvm::Value *Leaving, bool IsReturn);
+  /// Device functions: .reg return registers of the lanes in Leaving go to
+  /// the caller's storage.
+  void storeRegisterReturns(llvm::Value *Leaving);
   void emitDispatcher();
 
   llvm::Function *Fn;

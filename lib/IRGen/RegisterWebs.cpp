@@ -143,6 +143,10 @@ ptx::Function irgen::splitRegisterWebs(const ptx::Function &F,
     });
   }
 
+  // A .reg return is read when the function returns, wherever it was set.
+  for (const ptx::VariableDecl &R : F.Returns)
+    Excluded.insert(R.Name);
+
   // Which block each statement is in; unreachable blocks are left alone.
   std::vector<unsigned> BlockOf(Body.size(), ~0u);
   for (unsigned B = 0; B != CFG.Blocks.size(); ++B)

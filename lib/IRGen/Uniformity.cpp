@@ -112,13 +112,22 @@ void UniformityInfo::run() {
     if (S.Kind != Statement::Inst || S.Instr.Operands.empty())
       continue;
     const ptx::Instruction &I = S.Instr;
-    if (!I.writesFirstOperand())
-      continue;
-    const Operand &D = I.Operands[0];
     auto Count = [&](const Operand &R) {
       if (R.Kind == Operand::Register || R.Kind == Operand::Symbol)
         ++DefCount[R.Name];
     };
+    if (I.Op == Opcode::Call) {
+      // Registers a call returns into are written per lane by the callee.
+      for (unsigned K = 0; K != I.NumCallReturns; ++K) {
+        Count(I.Operands[K]);
+        if (I.Operands[K].Kind == Operand::Register)
+          Registers[I.Operands[K].Name] = Shape::varying();
+      }
+      continue;
+    }
+    if (!I.writesFirstOperand())
+      continue;
+    const Operand &D = I.Operands[0];
     if (D.Kind == Operand::Vector || D.Kind == Operand::PredPair)
       for (const Operand &E : D.Elements)
         Count(E);
@@ -172,6 +181,9 @@ void UniformityInfo::run() {
         Def(D);
     }
   }
+  // A device function's .reg returns are read when lanes return.
+  for (const ptx::VariableDecl &R : F.Returns)
+    NotLocal.insert(R.Name);
   for (const auto &E : DefAt)
     if (!NotLocal.contains(E.getKey()))
       BlockLocal.insert(E.getKey());
