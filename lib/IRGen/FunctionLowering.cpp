@@ -601,9 +601,11 @@ Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
   V = widen(V);
   // Varying registers keep the values of lanes that wait elsewhere; while
   // the warp is converged, inactive lanes have exited and only a guard needs
-  // a blend. Uniform and affine registers are written whole so their lanes
-  // stay consistent (see Uniformity.h).
-  if (Guarded || (R->Sh.isVarying() && !Converged))
+  // a blend. Nobody waits for a block-local register's old value. Uniform
+  // and affine registers are written whole so their lanes stay consistent
+  // (see Uniformity.h).
+  if (Guarded ||
+      (R->Sh.isVarying() && !Converged && !UI.isBlockLocal(Dst.Name)))
     V = B.CreateSelect(maskToVector(InstMask), V, Old);
   B.CreateStore(V, R->Slot);
   return Error::success();

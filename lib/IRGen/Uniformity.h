@@ -67,6 +67,12 @@ public:
   Shape getSpecial(llvm::StringRef Name, char Component) const;
   /// The shape of an operand as read.
   Shape getOperand(const ptx::Operand &Op) const;
+  /// True if Name is read only in the block of its single definition,
+  /// after it: no lane ever reads a value of it that another execution of
+  /// the block left, so a write need not keep other lanes' values.
+  bool isBlockLocal(llvm::StringRef Name) const {
+    return BlockLocal.contains(Name);
+  }
   /// True if block B may run with only some of the warp's live lanes.
   bool isDivergentBlock(unsigned B) const { return Divergent.test(B); }
 
