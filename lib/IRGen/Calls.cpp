@@ -43,14 +43,53 @@ Expected<Value *> FunctionLowering::getCallSlot(
                               "registers");
 }
 
+/// The parameters the callee of call I declares: a direct callee's own, or
+/// those of the .callprototype an indirect call names; null if not found.
+static const std::vector<ptx::VariableDecl> *
+getDeclaredParams(const ptx::Module &PM, const ptx::Function &F,
+                  const ptx::Instruction &I, bool Indirect) {
+  if (!Indirect) {
+    const ptx::Function *Callee =
+        PM.findFunction(I.Operands[I.NumCallReturns].Name);
+    return Callee ? &Callee->Params : nullptr;
+  }
+  if (!I.HasCallPrototype)
+    return nullptr;
+  for (const ptx::Statement &S : F.Body)
+    if (S.Kind == ptx::Statement::Prototype && S.Name == I.Operands.back().Name)
+      return &F.Prototypes[S.Index].Params;
+  return nullptr;
+}
+
 Error FunctionLowering::getCallSlots(
     const ptx::Instruction &I, SmallVectorImpl<Value *> &Slots,
     SmallVectorImpl<std::pair<const Operand *, Value *>> &CopyBack) {
   // Operands are [returns..., callee, args..., prototype?].
   unsigned NRet = I.NumCallReturns, NArg = I.NumCallArgs;
+  const Operand &CalleeOp = I.Operands[NRet];
+  const std::vector<ptx::VariableDecl> *Params = getDeclaredParams(
+      ML.PM, F, I,
+      CalleeOp.Kind != Operand::Symbol || findRegister(CalleeOp.Name));
   for (unsigned K = 0; K != NRet + NArg; ++K) {
-    Expected<Value *> Slot =
-        getCallSlot(I.Operands[K < NRet ? K : K + 1], K < NRet, CopyBack);
+    const Operand &Op = I.Operands[K < NRet ? K : K + 1];
+    bool Named = (Op.Kind == Operand::Symbol || Op.Kind == Operand::Register) &&
+                 (findVariable(Op.Name) || findRegister(Op.Name));
+    if (K >= NRet && !Named) {
+      // A literal argument (the verifier allows no other kinds here): each
+      // lane passes its value, typed as the parameter is declared.
+      const ptx::VariableDecl *P =
+          Params && K - NRet < Params->size() ? &(*Params)[K - NRet] : nullptr;
+      if (!P || P->VectorWidth != 1 || !P->Dims.empty())
+        return error(I, "a literal call argument needs a scalar parameter");
+      Expected<LaneValue> V = read(Op, P->Type);
+      if (!V)
+        return V.takeError();
+      AllocaInst *Tmp = createTemporary(getVectorType(getLaneType(P->Type)));
+      B.CreateStore(widen(V->V), Tmp);
+      Slots.push_back(Tmp);
+      continue;
+    }
+    Expected<Value *> Slot = getCallSlot(Op, K < NRet, CopyBack);
     if (!Slot)
       return Slot.takeError();
     Slots.push_back(*Slot);

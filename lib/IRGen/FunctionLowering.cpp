@@ -15,6 +15,7 @@
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/PTX/SpecialRegisters.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 
@@ -667,14 +668,10 @@ Value *FunctionLowering::loadLanes(const LaneValue &Addr, Type *Elt,
   if (Addr.isScalar() && (AlwaysSafe || Unguarded))
     return B.CreateAlignedLoad(Elt, B.CreateIntToPtr(Addr.V, B.getPtrTy()),
                                AlwaysSafe ? Align(1) : Al);
-  if (Addr.isScalar()) {
+  if (Addr.isScalar())
     // One load for the whole warp, only if some lane is active.
-    Value *Ptr = B.CreateIntToPtr(Addr.V, B.getPtrTy());
-    auto *V1 = FixedVectorType::get(Elt, 1);
-    Value *Any = B.CreateICmpNE(Mask, B.getInt32(0));
-    Value *L = B.CreateMaskedLoad(V1, Ptr, Al, B.CreateVectorSplat(1, Any));
-    return B.CreateExtractElement(L, uint64_t(0));
-  }
+    return loadIfAny(Elt, B.CreateIntToPtr(Addr.V, B.getPtrTy()), Al,
+                     B.CreateICmpNE(Mask, B.getInt32(0)));
   Value *VMask = maskToVector(Mask);
   if (Addr.Sh.Kind == Shape::Affine &&
       (Addr.Sh.Stride == Size || Addr.Sh.Stride == 0)) {
@@ -682,15 +679,12 @@ Value *FunctionLowering::loadLanes(const LaneValue &Addr, Type *Elt,
     unsigned Seg = Addr.Sh.Segment, N = Lanes / Seg;
     SmallVector<Value *, 8> Parts;
     for (unsigned K = 0; K != N; ++K) {
-      Value *Base = B.CreateIntToPtr(
-          B.CreateExtractElement(Addr.V, uint64_t(K * Seg)), B.getPtrTy());
+      Value *Base =
+          B.CreateIntToPtr(extractLane(Addr.V, K * Seg), B.getPtrTy());
       Value *SegMask = sliceVector(VMask, K, Seg);
       if (Addr.Sh.Stride == 0) {
-        Value *Any = B.CreateOrReduce(SegMask);
-        Value *One = B.CreateMaskedLoad(FixedVectorType::get(Elt, 1), Base, Al,
-                                        B.CreateVectorSplat(1, Any));
-        Parts.push_back(
-            B.CreateVectorSplat(Seg, B.CreateExtractElement(One, uint64_t(0))));
+        Value *One = loadIfAny(Elt, Base, Al, B.CreateOrReduce(SegMask));
+        Parts.push_back(B.CreateVectorSplat(Seg, One));
       } else {
         Parts.push_back(B.CreateMaskedLoad(FixedVectorType::get(Elt, Seg), Base,
                                            Al, SegMask));
@@ -700,6 +694,32 @@ Value *FunctionLowering::loadLanes(const LaneValue &Addr, Type *Elt,
   }
   Value *Ptrs = B.CreateIntToPtr(Addr.V, getVectorType(B.getPtrTy()));
   return B.CreateMaskedGather(getVectorType(Elt), Ptrs, Al, VMask);
+}
+
+Value *FunctionLowering::loadIfAny(Type *Elt, Value *Ptr, Align Al,
+                                   Value *Any) {
+  GlobalVariable *Dummy = ML.getLoadDummy();
+  if (Elt->getPrimitiveSizeInBits() / 8 > Dummy->getAlign()->value()) {
+    Value *One = B.CreateMaskedLoad(FixedVectorType::get(Elt, 1), Ptr, Al,
+                                    B.CreateVectorSplat(1, Any));
+    return B.CreateExtractElement(One, uint64_t(0));
+  }
+  // Reading a dummy when no lane wants the value needs no branch, unlike a
+  // masked load of one element; branches would make LLVM sink the
+  // arithmetic between the loads past them and spill what was loaded.
+  return B.CreateAlignedLoad(Elt, B.CreateSelect(Any, Ptr, Dummy), Al);
+}
+
+Value *FunctionLowering::extractLane(Value *V, unsigned Lane) {
+  // An affine address is a vector plus splats (offsets, window bases).
+  // Extracting before adding keeps the additions scalar: instcombine leaves
+  // a vector add alone once several segments extract from it.
+  if (auto *Add = dyn_cast<BinaryOperator>(V);
+      Add && Add->getOpcode() == Instruction::Add)
+    for (unsigned Op : {0, 1})
+      if (Value *Splat = getSplatValue(Add->getOperand(Op)))
+        return B.CreateAdd(extractLane(Add->getOperand(1 - Op), Lane), Splat);
+  return B.CreateExtractElement(V, uint64_t(Lane));
 }
 
 Value *FunctionLowering::sliceVector(Value *V, unsigned K, unsigned Width) {
@@ -749,7 +769,7 @@ void FunctionLowering::storeLanes(const LaneValue &Addr, Value *Val,
       Addr.Sh.Stride == Size) {
     unsigned Seg = Addr.Sh.Segment, N = Lanes / Seg;
     for (unsigned K = 0; K != N; ++K) {
-      Value *Base = B.CreateExtractElement(Addr.V, uint64_t(K * Seg));
+      Value *Base = extractLane(Addr.V, K * Seg);
       B.CreateMaskedStore(sliceVector(V, K, Seg),
                           B.CreateIntToPtr(Base, B.getPtrTy()), Al,
                           sliceVector(VMask, K, Seg));

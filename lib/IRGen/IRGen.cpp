@@ -47,6 +47,19 @@ Error ModuleLowering::makeError(SMLoc Loc, const Twine &Msg) const {
                                 : Msg.str());
 }
 
+GlobalVariable *ModuleLowering::getLoadDummy() {
+  constexpr StringLiteral Name = "ptxjit.load.dummy";
+  if (GlobalVariable *G = LM.getNamedGlobal(Name))
+    return G;
+  // As large and as aligned as the widest lane value (an f64 or b64).
+  auto *Ty = ArrayType::get(Type::getInt8Ty(Ctx), 8);
+  auto *G = new GlobalVariable(LM, Ty, /*isConstant=*/true,
+                               GlobalValue::PrivateLinkage,
+                               Constant::getNullValue(Ty), Name);
+  G->setAlignment(Align(8));
+  return G;
+}
+
 FunctionCallee ModuleLowering::getRuntimeFunction(StringRef Name) {
   Type *I32 = Type::getInt32Ty(Ctx), *Ptr = PointerType::getUnqual(Ctx);
   Type *I64 = Type::getInt64Ty(Ctx), *Void = Type::getVoidTy(Ctx);

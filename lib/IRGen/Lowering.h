@@ -52,6 +52,8 @@ public:
   llvm::Error lowerFunction(const ptx::Function &F, llvm::Function *Fn);
   /// Storage for renamed operands (RegisterWebs).
   llvm::BumpPtrAllocator Alloc;
+  /// Zeroed constant storage that loads no lane needs read instead.
+  llvm::GlobalVariable *getLoadDummy();
   /// Declares a runtime entry point (see WarpABI.h).
   llvm::FunctionCallee getRuntimeFunction(llvm::StringRef Name);
 
@@ -115,6 +117,11 @@ public:
   llvm::Value *loadLanes(const LaneValue &Addr, llvm::Type *Elt,
                          llvm::Value *Mask, bool AlwaysSafe = false);
   void storeLanes(const LaneValue &Addr, llvm::Value *Val, llvm::Value *Mask);
+  /// One Elt from Ptr if Any (i1) holds; an unspecified value otherwise.
+  llvm::Value *loadIfAny(llvm::Type *Elt, llvm::Value *Ptr, llvm::Align Al,
+                         llvm::Value *Any);
+  /// Lane Lane of V, with additions of splats done after the extraction.
+  llvm::Value *extractLane(llvm::Value *V, unsigned Lane);
   /// Lanes [K*Width, K*Width+Width) of a vector, and the reverse.
   llvm::Value *sliceVector(llvm::Value *V, unsigned K, unsigned Width);
   llvm::Value *concatVectors(llvm::ArrayRef<llvm::Value *> Parts);

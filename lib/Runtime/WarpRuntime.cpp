@@ -44,6 +44,8 @@ extern "C" uint32_t ptxjit_rt_bar_sync(void *Runtime, uint32_t Barrier,
                                        uint32_t Reduction, uint32_t Predicate,
                                        uint32_t Line) {
   CTAScheduler &S = scheduler(Runtime);
+  if (!Count && !Reduction)
+    return S.syncAll(Barrier, Lanes, Line);
   S.arrive(makeArrival(Barrier, Count, Lanes, /*Wait=*/1, Reduction, Predicate,
                        Line));
   // All released lanes, also ones parked at earlier barriers: the warp must

@@ -240,3 +240,76 @@ TEST_F(CTABarriersTest, ResetAfterAbandonedWait) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// tryArriveAtSync: the inline path of the generated code's bar.sync
+//===----------------------------------------------------------------------===//
+
+class TryArriveAtSyncTest : public CTABarriersTest {
+protected:
+  bool tryArrive(unsigned Warp, unsigned Barrier, LaneMask Lanes,
+                 uint32_t Line = 7) {
+    return B.tryArriveAtSync(Warp, Barrier, Lanes, Line,
+                             [this](unsigned W) { Woken.push_back(W); });
+  }
+};
+
+TEST_F(TryArriveAtSyncTest, CountsLanesInGroupsAndCompletes) {
+  B.reset(64 + 8); // two full warps and 8 lanes
+  EXPECT_TRUE(tryArrive(0, 3, 0x0000ffffu));
+  EXPECT_TRUE(tryArrive(2, 3, 0xffu));
+  EXPECT_TRUE(tryArrive(1, 3, AllLanes));
+  EXPECT_EQ(B.numArrived(3), 16u + 8 + 32);
+  EXPECT_EQ(B.waitingLanes(0, 3), 0x0000ffffu);
+  EXPECT_TRUE(Woken.empty());
+  EXPECT_TRUE(tryArrive(0, 3, 0xffff0000u));
+  // All 72 threads: released together, the barrier is empty again.
+  EXPECT_EQ(Woken, (std::vector<unsigned>{0, 1, 2}));
+  EXPECT_EQ(B.numArrived(3), 0u);
+  EXPECT_EQ(B.takeReleased(0), AllLanes);
+  EXPECT_EQ(B.takeReleased(1), AllLanes);
+  EXPECT_EQ(B.takeReleased(2), 0xffu);
+  EXPECT_EQ(B.waitingLanes(0), 0u);
+}
+
+TEST_F(TryArriveAtSyncTest, ExitedThreadsAreNotWaitedFor) {
+  B.reset(64);
+  exitLanes(1, 0xffff0000u);
+  EXPECT_TRUE(tryArrive(1, 0, 0x0000ffffu));
+  EXPECT_TRUE(Woken.empty());
+  EXPECT_TRUE(tryArrive(0, 0, AllLanes));
+  EXPECT_EQ(Woken, (std::vector<unsigned>{0, 1}));
+}
+
+TEST_F(TryArriveAtSyncTest, ReportsTheLineOfWaitingLanes) {
+  B.reset(64);
+  EXPECT_TRUE(tryArrive(0, 5, AllLanes, 42));
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  B.describeWarp(OS, 0);
+  EXPECT_EQ(S, "lanes 0-31 wait at barrier 5 (line 42)");
+}
+
+TEST_F(TryArriveAtSyncTest, LeavesEverythingElseToArrive) {
+  B.reset(64);
+  // Rule breaks: out-of-range barrier, no lanes, exited lanes, lanes that
+  // already wait.
+  EXPECT_FALSE(tryArrive(0, 16, AllLanes));
+  EXPECT_FALSE(tryArrive(0, 0, 0));
+  exitLanes(1, 0x1u);
+  EXPECT_FALSE(tryArrive(1, 0, 0x3u));
+  EXPECT_TRUE(tryArrive(0, 1, 0xfu));
+  EXPECT_FALSE(tryArrive(0, 2, 0x1u));
+  // A barrier that counts threads or reduces is not a plain bar.sync.
+  ASSERT_EQ(msg(arrive(1, sync(4, 0x2u, 64))), "");
+  EXPECT_FALSE(tryArrive(0, 4, 0xf0u));
+  ASSERT_EQ(msg(arrive(1, red(6, 0x4u, BarrierReduction::Popc, 0x4u))), "");
+  EXPECT_FALSE(tryArrive(0, 6, 0xf0u));
+  // None of the refused arrivals counted.
+  EXPECT_EQ(B.numArrived(0), 0u);
+  EXPECT_EQ(B.numArrived(1), 4u);
+  EXPECT_EQ(B.numArrived(4), 1u);
+  EXPECT_EQ(B.numArrived(6), 1u);
+  EXPECT_EQ(B.waitingLanes(0), 0xfu);
+  EXPECT_TRUE(Woken.empty());
+}

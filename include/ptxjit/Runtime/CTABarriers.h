@@ -17,6 +17,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 
@@ -71,6 +72,28 @@ public:
   /// all the threads it waits for, releasing its waiting lanes. Fails, and
   /// changes nothing, when the arrival breaks the rules of the PTX ISA.
   llvm::Error arrive(unsigned Warp, const BarrierArrival &A, WakeFn Wake);
+  /// arrive() for the commonest arrival, a bar.sync of all non-exited
+  /// threads (no count, no reduction) that breaks no rule; inline, as every
+  /// warp of a CTA makes one per barrier. Returns false, changing nothing,
+  /// for any other arrival: the caller then uses arrive(), which also
+  /// reports what is wrong.
+  bool tryArriveAtSync(unsigned Warp, unsigned Barrier, LaneMask Lanes,
+                       uint32_t Line, WakeFn Wake) {
+    if (Barrier >= NumCTABarriers || !Lanes)
+      return false;
+    WarpState &S = Warps[Warp];
+    Phase &P = Phases[Barrier];
+    if ((Lanes & ~S.Live) || (Lanes & S.Waiting) || P.ThreadCount ||
+        P.Reduction != BarrierReduction::None)
+      return false;
+    P.Arrived += llvm::popcount(Lanes);
+    S.WaitingAt[Barrier] |= Lanes;
+    S.Waiting |= Lanes;
+    S.Line[Barrier] = Line;
+    if (P.Arrived >= NumLiveThreads)
+      complete(Barrier, Wake);
+    return true;
+  }
   /// Lanes of Warp exit. Lanes that were waiting stop waiting and no longer
   /// count. Barriers still missing only these threads complete.
   void exitLanes(unsigned Warp, LaneMask Lanes, WakeFn Wake);

@@ -73,6 +73,20 @@ public:
   /// released; returns those lanes (returned only once). Call it when all
   /// live lanes of the warp are parked. Returns at once if some already are.
   LaneMask wait(LaneMask Lanes = AllLanes);
+  /// arrive() and wait() for a bar.sync of all threads (no count, no
+  /// reduction) by Lanes, the warp's last running lanes: the generated code's
+  /// barrier. Returns what wait() returns.
+  LaneMask syncAll(unsigned Barrier, LaneMask Lanes, uint32_t Line) {
+    if (!Barriers.tryArriveAtSync(Current, Barrier, Lanes, Line,
+                                  [this](unsigned W) { wake(W); })) {
+      BarrierArrival A;
+      A.Barrier = Barrier;
+      A.Lanes = Lanes;
+      A.Line = Line;
+      arrive(A);
+    }
+    return wait();
+  }
   /// arrive(A), then, if A.Wait, wait until A.Lanes are released. Returns the
   /// bar.red result (0 for bar.sync and bar.arrive).
   uint32_t arriveAndWait(const BarrierArrival &A);
