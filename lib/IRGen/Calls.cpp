@@ -31,7 +31,7 @@ Expected<Value *> FunctionLowering::getCallSlot(
       Type *Elt = R->Slot->getAllocatedType()->getScalarType();
       AllocaInst *Tmp = createTemporary(getVectorType(Elt));
       if (!IsReturn) {
-        Value *V = B.CreateLoad(R->Slot->getAllocatedType(), R->Slot);
+        Value *V = loadRegister(*R);
         B.CreateStore(widen(V), Tmp);
       } else {
         CopyBack.push_back({&Op, Tmp});

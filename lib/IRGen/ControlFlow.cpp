@@ -156,7 +156,7 @@ void FunctionLowering::storeRegisterReturns(Value *Leaving) {
     if (!R)
       continue;
     Type *VecTy = getVectorType(R->Slot->getAllocatedType()->getScalarType());
-    Value *V = widen(B.CreateLoad(R->Slot->getAllocatedType(), R->Slot));
+    Value *V = widen(loadRegister(*R));
     Value *Old = B.CreateAlignedLoad(VecTy, Storage, Align(16));
     B.CreateAlignedStore(B.CreateSelect(maskToVector(Leaving), V, Old), Storage,
                          Align(16));

@@ -239,13 +239,62 @@ FunctionLowering::Register *FunctionLowering::findRegister(StringRef Name) {
   Register &R = It->second;
   if (!R.Slot) {
     Type *Elt = getLaneType(R.Type);
-    Type *Ty = R.Sh.isUniform() ? Elt : getVectorType(Elt);
+    // Uniform: the value. Affine: the base of each segment of lanes, from
+    // which the lanes are rebuilt when read (a <32 x T> would keep a wide
+    // vector alive, spilled around every call). Varying: every lane.
+    unsigned Bases = R.Sh.segment() == Lanes ? 1 : Lanes / R.Sh.segment();
+    Type *Ty = R.Sh.isVarying() ? getVectorType(Elt)
+               : Bases == 1     ? Elt
+                                : FixedVectorType::get(Elt, Bases);
     IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
     R.Slot = EntryB.CreateAlloca(Ty, nullptr, Name);
     // Deterministic contents for registers read before written.
     EntryB.CreateStore(Constant::getNullValue(Ty), R.Slot);
   }
   return &R;
+}
+
+Value *FunctionLowering::loadRegister(const Register &R) {
+  Type *SlotTy = R.Slot->getAllocatedType();
+  Value *V = B.CreateLoad(SlotTy, R.Slot);
+  if (R.Sh.Kind != Shape::Affine)
+    return V;
+  // Lane L holds Base[L / Segment] + (L % Segment) * Stride.
+  unsigned Seg = R.Sh.Segment;
+  Type *Elt = SlotTy->getScalarType();
+  Value *Bases;
+  if (Seg == Lanes) {
+    Bases = splat(V);
+  } else {
+    SmallVector<int, Lanes> Idx;
+    for (unsigned L = 0; L != Lanes; ++L)
+      Idx.push_back(L / Seg);
+    Bases = B.CreateShuffleVector(V, Idx);
+  }
+  if (R.Sh.Stride == 0)
+    return Bases;
+  SmallVector<Constant *, Lanes> Offsets;
+  for (unsigned L = 0; L != Lanes; ++L)
+    Offsets.push_back(
+        ConstantInt::get(Elt, uint64_t((L % Seg) * R.Sh.Stride), true));
+  return B.CreateAdd(Bases, ConstantVector::get(Offsets));
+}
+
+Value *FunctionLowering::packRegister(const Register &R, Value *V) {
+  Type *SlotTy = R.Slot->getAllocatedType();
+  if (R.Sh.Kind != Shape::Affine)
+    return R.Sh.isVarying() ? widen(V) : V;
+  // Keep the segments' bases; the other lanes follow from them.
+  bool IsVec = V->getType()->isVectorTy();
+  unsigned Seg = R.Sh.Segment;
+  if (Seg == Lanes)
+    return IsVec ? extractLane(V, 0) : V;
+  if (!IsVec)
+    return B.CreateVectorSplat(Lanes / Seg, V);
+  Value *Bases = PoisonValue::get(SlotTy);
+  for (unsigned K = 0; K != Lanes / Seg; ++K)
+    Bases = B.CreateInsertElement(Bases, extractLane(V, K * Seg), K);
+  return Bases;
 }
 
 FunctionLowering::LocalVariable *
@@ -479,8 +528,7 @@ Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
       return S;
     }
     if (Register *R = findRegister(Op.Name)) {
-      Value *V = B.CreateLoad(R->Slot->getAllocatedType(), R->Slot);
-      V = coerce(V, Ty, ptx::isSigned(R->Type));
+      Value *V = coerce(loadRegister(*R), Ty, ptx::isSigned(R->Type));
       if (Op.Negated)
         V = B.CreateNot(V);
       Shape Sh = R->Sh;
@@ -583,31 +631,27 @@ Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
   if (!R)
     return ML.makeError(Dst.Loc, "unknown register '" + Dst.Name + "'");
   Type *SlotTy = R->Slot->getAllocatedType();
-  Type *Elt = SlotTy->getScalarType();
-  V = coerce(V, Elt, Signed);
-  Value *Old = B.CreateLoad(SlotTy, R->Slot);
+  V = coerce(V, SlotTy->getScalarType(), Signed);
   bool Guarded = CurInst && !CurInst->GuardPredicate.empty();
-  if (!SlotTy->isVectorTy()) {
-    if (V->getType()->isVectorTy()) {
-      // Uniform by analysis: any active lane holds the value.
-      Value *First = B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
-                                       {InstMask, B.getTrue()});
-      V = B.CreateExtractElement(V, B.CreateAnd(First, B.getInt32(31)));
-    }
+  if (R->Sh.isUniform() && V->getType()->isVectorTy()) {
+    // Uniform by analysis: any active lane holds the value.
+    Value *First = B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
+                                     {InstMask, B.getTrue()});
+    V = B.CreateExtractElement(V, B.CreateAnd(First, B.getInt32(31)));
+  }
+  V = packRegister(*R, V);
+  Value *Old = B.CreateLoad(SlotTy, R->Slot);
+  if (!R->Sh.isVarying()) {
+    // Uniform and affine registers are written whole so their lanes stay
+    // consistent (see Uniformity.h); their guards are uniform.
     if (Guarded)
       V = B.CreateSelect(B.CreateICmpNE(InstMask, B.getInt32(0)), V, Old);
-    B.CreateStore(V, R->Slot);
-    return Error::success();
-  }
-  V = widen(V);
-  // Varying registers keep the values of lanes that wait elsewhere; while
-  // the warp is converged, inactive lanes have exited and only a guard needs
-  // a blend. Nobody waits for a block-local register's old value. Uniform
-  // and affine registers are written whole so their lanes stay consistent
-  // (see Uniformity.h).
-  if (Guarded ||
-      (R->Sh.isVarying() && !Converged && !UI.isBlockLocal(Dst.Name)))
+  } else if (Guarded || (!Converged && !UI.isBlockLocal(Dst.Name))) {
+    // Varying registers keep the values of lanes that wait elsewhere; while
+    // the warp is converged, inactive lanes have exited and only a guard
+    // needs a blend. Nobody waits for a block-local register's old value.
     V = B.CreateSelect(maskToVector(InstMask), V, Old);
+  }
   B.CreateStore(V, R->Slot);
   return Error::success();
 }
@@ -711,14 +755,44 @@ Value *FunctionLowering::loadIfAny(Type *Elt, Value *Ptr, Align Al,
 }
 
 Value *FunctionLowering::extractLane(Value *V, unsigned Lane) {
-  // An affine address is a vector plus splats (offsets, window bases).
-  // Extracting before adding keeps the additions scalar: instcombine leaves
-  // a vector add alone once several segments extract from it.
-  if (auto *Add = dyn_cast<BinaryOperator>(V);
-      Add && Add->getOpcode() == Instruction::Add)
-    for (unsigned Op : {0, 1})
-      if (Value *Splat = getSplatValue(Add->getOperand(Op)))
-        return B.CreateAdd(extractLane(Add->getOperand(1 - Op), Lane), Splat);
+  // Affine values are built from segment bases by shuffles, additions of
+  // constants and splats, and casts; extracting through them keeps the
+  // arithmetic scalar, where instcombine would leave vector operations that
+  // several extractions share.
+  if (Value *S = getSplatValue(V))
+    return S;
+  if (auto *C = dyn_cast<Constant>(V))
+    return C->getAggregateElement(Lane);
+  if (auto *Shuf = dyn_cast<ShuffleVectorInst>(V)) {
+    int M = Shuf->getMaskValue(Lane);
+    unsigned N =
+        cast<FixedVectorType>(Shuf->getOperand(0)->getType())->getNumElements();
+    if (M >= 0)
+      return unsigned(M) < N ? extractLane(Shuf->getOperand(0), M)
+                             : extractLane(Shuf->getOperand(1), M - N);
+  }
+  if (auto *Ins = dyn_cast<InsertElementInst>(V))
+    if (auto *Idx = dyn_cast<ConstantInt>(Ins->getOperand(2)))
+      return Idx->getZExtValue() == Lane
+                 ? Ins->getOperand(1)
+                 : extractLane(Ins->getOperand(0), Lane);
+  if (auto *Cast = dyn_cast<CastInst>(V);
+      Cast && Cast->getSrcTy()->isVectorTy())
+    return B.CreateCast(Cast->getOpcode(),
+                        extractLane(Cast->getOperand(0), Lane),
+                        Cast->getDestTy()->getScalarType());
+  if (auto *Bin = dyn_cast<BinaryOperator>(V)) {
+    Instruction::BinaryOps Op = Bin->getOpcode();
+    bool Cheap = Op == Instruction::Add || Op == Instruction::Sub ||
+                 Op == Instruction::Mul || Op == Instruction::Shl ||
+                 Op == Instruction::Or || Op == Instruction::And;
+    auto IsSimple = [](Value *X) {
+      return isa<Constant>(X) || getSplatValue(X);
+    };
+    if (Cheap && (IsSimple(Bin->getOperand(0)) || IsSimple(Bin->getOperand(1))))
+      return B.CreateBinOp(Op, extractLane(Bin->getOperand(0), Lane),
+                           extractLane(Bin->getOperand(1), Lane));
+  }
   return B.CreateExtractElement(V, uint64_t(Lane));
 }
 
@@ -870,9 +944,9 @@ Error FunctionLowering::lower() {
         Type *Ty = R->Slot->getAllocatedType();
         Value *V = B.CreateAlignedLoad(getVectorType(Ty->getScalarType()), Arg,
                                        Align(16));
-        if (!Ty->isVectorTy())
+        if (R->Sh.isUniform())
           V = B.CreateExtractElement(V, uint64_t(0));
-        B.CreateStore(V, R->Slot);
+        B.CreateStore(packRegister(*R, V), R->Slot);
       }
     }
   }

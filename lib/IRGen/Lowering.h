@@ -168,6 +168,11 @@ private:
     bool IsKernelParam = false;
   };
 
+  /// A register's value: a scalar if uniform, else <32 x T> (affine
+  /// registers keep only their segments' bases).
+  llvm::Value *loadRegister(const Register &R);
+  /// What R's slot holds for the value V (a scalar or <32 x T>).
+  llvm::Value *packRegister(const Register &R, llvm::Value *V);
   void declareRegisters();
   void declareVariables();
   Register *findRegister(llvm::StringRef Name);
