@@ -221,6 +221,11 @@ private:
   llvm::Error lowerWarpSync(const ptx::Instruction &I);
   llvm::Error lowerBarrierOp(const ptx::Instruction &I);
   llvm::Value *runtimeArg();
+  /// ptxjit_rt_bar_sync(runtime, Args...), called from one block shared by
+  /// all barriers of the function; returns its result. The i32 values in
+  /// Carried are replaced by their values after the call.
+  llvm::Value *callBarrierSync(llvm::ArrayRef<llvm::Value *> Args,
+                               llvm::ArrayRef<llvm::Value **> Carried);
   void setStatus(uint32_t Status, llvm::Value *Lanes, llvm::Value *Aux);
   bool usesBarriers() const { return ML.UsesBarriers; }
   void branchDivergent(llvm::Value *TakenMask, unsigned Taken,
@@ -249,6 +254,13 @@ private:
   llvm::AllocaInst *RotateVar = nullptr; ///< i32 after a long loop: the
                                          ///< block the looping group is at
   llvm::BasicBlock *StopBB = nullptr;
+  /// The shared barrier call (callBarrierSync): the call's block, its result
+  /// and which barrier called it.
+  llvm::BasicBlock *BarrierCall = nullptr;
+  llvm::AllocaInst *BarrierResultVar = nullptr;
+  llvm::PHINode *BarrierSite = nullptr;
+  llvm::SwitchInst *BarrierResume = nullptr;
+  llvm::SmallVector<llvm::AllocaInst *, 4> BarrierCarried;
   unsigned CurBlock = 0;
   llvm::AllocaInst *ExitedVar =
       nullptr; ///< device functions: lanes that exited

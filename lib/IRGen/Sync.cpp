@@ -17,6 +17,7 @@
 
 #include "Lowering.h"
 #include "ptxjit/IRGen/WarpABI.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Intrinsics.h"
 
 using namespace llvm;
@@ -211,17 +212,23 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
                              B.CreateICmpEQ(Passing, B.getInt32(0))),
                  WaitHere, Park);
   B.SetInsertPoint(WaitHere);
-  Value *Got = B.CreateCall(
-      ML.getRuntimeFunction("ptxjit_rt_bar_sync"),
-      {runtimeArg(), Id, Count, Arriving, B.getInt32(Reduction), Pred, Line});
-  B.CreateStore(B.CreateAnd(Parked, B.CreateNot(Got)), ParkedVar);
-  Value *All = B.CreateICmpEQ(Got, Arriving);
+  // The values as they are after the call.
+  Value *ParkedA = Parked, *ArrivingA = Arriving, *MaskA = Mask;
+  Value *Got =
+      callBarrierSync({Id, Count, Arriving, B.getInt32(Reduction), Pred, Line},
+                      {&ParkedA, &ArrivingA, &MaskA});
+  B.CreateStore(B.CreateAnd(ParkedA, B.CreateNot(Got)), ParkedVar);
+  Value *All = B.CreateICmpEQ(Got, ArrivingA);
   BasicBlock *Partial = BasicBlock::Create(ML.Ctx, "bar.partial", Fn);
-  B.CreateCondBr(All, Through, Partial);
+  BasicBlock *AllFree = BasicBlock::Create(ML.Ctx, "bar.free", Fn);
+  B.CreateCondBr(All, AllFree, Partial);
   // Only some lanes came free: let the dispatcher sort it out.
   B.SetInsertPoint(Partial);
   B.CreateStore(B.CreateOr(B.CreateLoad(I32, ReleasedVar), Got), ReleasedVar);
-  parkAndDispatch(Index, Mask);
+  parkAndDispatch(Index, MaskA);
+  B.SetInsertPoint(AllFree);
+  B.CreateStore(ArrivingA, MaskVar);
+  B.CreateBr(Through);
   // Other lanes of the warp can run: count the arrival and run them.
   B.SetInsertPoint(Park);
   B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_arrive"),
@@ -229,7 +236,6 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
                 B.getInt32(Reduction), Pred, Line});
   parkAndDispatch(Index, Mask);
   B.SetInsertPoint(Through);
-  B.CreateStore(Arriving, MaskVar);
   BasicBlock *Done = BasicBlock::Create(ML.Ctx, "bar.done", Fn);
   B.CreateBr(Done);
 
@@ -238,6 +244,53 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
   return Error::success();
+}
+
+Value *FunctionLowering::callBarrierSync(ArrayRef<Value *> Args,
+                                         ArrayRef<Value **> Carried) {
+  // Every barrier of the function calls the runtime from one place. A warp
+  // suspended in the call resumes when another warp arrives, usually at
+  // another barrier; were the calls apart, each of those returns would go
+  // elsewhere than the return stack predicts (about 20 cycles each).
+  Type *I32 = B.getInt32Ty();
+  if (!BarrierCall) {
+    BarrierCall = BasicBlock::Create(ML.Ctx, "bar.sync.call", Fn);
+    BarrierResultVar = createTemporary(I32);
+    IRBuilder<>::InsertPointGuard Guard(B);
+    B.SetInsertPoint(BarrierCall);
+    SmallVector<Value *, 8> CallArgs{nullptr};
+    for (unsigned K = 0; K != Args.size(); ++K)
+      CallArgs.push_back(B.CreatePHI(I32, 4));
+    BarrierSite = B.CreatePHI(I32, 4);
+    CallArgs[0] = runtimeArg();
+    B.CreateStore(
+        B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_sync"), CallArgs),
+        BarrierResultVar);
+    // An opaque copy of the site: were it a phi of constants, jump threading
+    // would give each site its own copy of this block again.
+    InlineAsm *Opaque = InlineAsm::get(FunctionType::get(I32, {I32}, false), "",
+                                       "=r,0", /*hasSideEffects=*/false);
+    BarrierResume = B.CreateSwitch(B.CreateCall(Opaque, {BarrierSite}), StopBB);
+  }
+  // The sites' values do not dominate their resume blocks: they go through
+  // memory (mem2reg makes them phis of the shared block).
+  while (BarrierCarried.size() < Carried.size())
+    BarrierCarried.push_back(createTemporary(I32));
+  for (unsigned K = 0; K != Carried.size(); ++K)
+    B.CreateStore(*Carried[K], BarrierCarried[K]);
+  BasicBlock *Here = B.GetInsertBlock();
+  auto Phi = BarrierCall->begin();
+  for (Value *A : Args)
+    cast<PHINode>(&*Phi++)->addIncoming(A, Here);
+  unsigned Site = BarrierResume->getNumCases();
+  BarrierSite->addIncoming(B.getInt32(Site), Here);
+  B.CreateBr(BarrierCall);
+  BasicBlock *Resume = BasicBlock::Create(ML.Ctx, "bar.resume", Fn);
+  BarrierResume->addCase(B.getInt32(Site), Resume);
+  B.SetInsertPoint(Resume);
+  for (unsigned K = 0; K != Carried.size(); ++K)
+    *Carried[K] = B.CreateLoad(I32, BarrierCarried[K]);
+  return B.CreateLoad(I32, BarrierResultVar);
 }
 
 /// One step of a reduction: the operation of a vector.reduce intrinsic
