@@ -896,6 +896,23 @@ Error FunctionLowering::lowerInstruction(const ptx::Instruction &I) {
   }
 }
 
+bool FunctionLowering::calleesTestLocalSpace() const {
+  for (const ptx::Function &G : ML.PM.Functions)
+    if (!G.IsEntry)
+      for (const Statement &S : G.Body)
+        if (S.Kind == Statement::Inst && S.Instr.Op == Opcode::Isspacep)
+          return true;
+  return false;
+}
+
+Value *FunctionLowering::getLocalStackRange(Value *&Top) {
+  Top = B.CreatePtrToInt(getContextField(WCF_LocalStackTop, B.getPtrTy()),
+                         B.getInt64Ty());
+  return B.CreatePtrToInt(
+      B.CreateIntrinsic(Intrinsic::stacksave, {B.getPtrTy()}, {}),
+      B.getInt64Ty());
+}
+
 Error FunctionLowering::lower() {
   AllocaBB = BasicBlock::Create(ML.Ctx, "entry", Fn);
   B.SetInsertPoint(AllocaBB);
@@ -921,6 +938,13 @@ Error FunctionLowering::lower() {
   B.SetInsertPoint(AllocaBB);
   if (F.IsEntry) {
     B.CreateStore(getContextField(WCF_InitialMask, I32), MaskVar);
+    if (calleesTestLocalSpace()) {
+      // The frames of this function and its callees are below this.
+      Value *Top = B.CreateIntrinsic(Intrinsic::frameaddress, {B.getPtrTy()},
+                                     {B.getInt32(0)});
+      B.CreateStore(Top,
+                    B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_LocalStackTop));
+    }
   } else {
     B.CreateStore(Fn->getArg(1), MaskVar);
     ExitedVar = B.CreateAlloca(I32, nullptr, "exited");

@@ -36,7 +36,7 @@ ModuleLowering::ModuleLowering(const ptx::Module &PM, Module &LM,
   WarpCtxTy = StructType::create(Ctx,
                                  {Dim3, Dim3, I32, I32, Ptr, I32, I32, I64, I32,
                                   I32, Ptr, Ptr, I32, I32, I32, I32,
-                                  ArrayType::get(I32, Lanes), I32},
+                                  ArrayType::get(I32, Lanes), I32, Ptr},
                                  "ptxjit.WarpContext");
 }
 

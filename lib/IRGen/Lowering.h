@@ -132,6 +132,9 @@ public:
   /// cvta to and from .local is the identity.
   llvm::Value *getLocalFrames();
   uint64_t getLocalFrameSize() const { return FrameSize; }
+  /// Device functions: the stack addresses [returned value, Top) that hold
+  /// the .local frames of this function and its callers (as i64).
+  llvm::Value *getLocalStackRange(llvm::Value *&Top);
   /// Kernels: the parameter buffer and its size.
   llvm::Value *getParamsArg() const { return ParamsArg; }
   uint64_t getParamBufferSize() const;
@@ -173,6 +176,9 @@ private:
   llvm::Value *loadRegister(const Register &R);
   /// What R's slot holds for the value V (a scalar or <32 x T>).
   llvm::Value *packRegister(const Register &R, llvm::Value *V);
+  /// True if a device function of the module has isspacep: the kernel
+  /// then records where its stack frame ends (WCF_LocalStackTop).
+  bool calleesTestLocalSpace() const;
   void declareRegisters();
   void declareVariables();
   Register *findRegister(llvm::StringRef Name);

@@ -320,6 +320,13 @@ Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
         Value *Lo = B.CreateExtractElement(Frames, uint64_t(0));
         InLocal = InRange(Lo, B.getInt64(FL.getLocalFrameSize() * Lanes));
       }
+      if (!FL.F.IsEntry) {
+        // Pointers to the callers' .local data may come in too. (A leaf
+        // function's own frame may lie below the stack pointer.)
+        Value *Top;
+        Value *Lo = FL.getLocalStackRange(Top);
+        InLocal = B.CreateOr(InLocal, InRange(Lo, B.CreateSub(Top, Lo)));
+      }
       // .const data are host globals of their own: test each one.
       Value *InConst =
           A->isScalar() ? (Value *)B.getFalse() : FL.splat(B.getFalse());

@@ -120,7 +120,8 @@ void UniformityInfo::run() {
       // Registers a call returns into are written per lane by the callee.
       for (unsigned K = 0; K != I.NumCallReturns; ++K) {
         Count(I.Operands[K]);
-        if (I.Operands[K].Kind == Operand::Register)
+        if (I.Operands[K].Kind == Operand::Register ||
+            I.Operands[K].Kind == Operand::Symbol)
           Registers[I.Operands[K].Name] = Shape::varying();
       }
       continue;

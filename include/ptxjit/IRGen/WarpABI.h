@@ -56,6 +56,10 @@ struct WarpContext {
   /// warp-synchronous instructions (their lines in LaneLines), for a CTA
   /// deadlock report.
   uint32_t SyncWaitLanes;
+  /// Set by the kernel's warp function: the top of its stack frame. The
+  /// .local frames of the kernel and the device functions it calls lie
+  /// between a callee's stack pointer and this (isspacep.local in callees).
+  char *LocalStackTop;
 };
 
 /// Field indices of WarpContext in the LLVM struct type IRGen builds.
@@ -78,6 +82,7 @@ enum WarpContextField : unsigned {
   WCF_StatusAux,
   WCF_LaneLines,
   WCF_SyncWaitLanes,
+  WCF_LocalStackTop,
 };
 
 /// Runtime entry points the generated code calls (kernels with CTA
