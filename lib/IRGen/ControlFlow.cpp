@@ -182,6 +182,8 @@ void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
   // ones leaving: let them check again.
   B.CreateStore(B.getInt32(0), BlockedVar);
   B.CreateStore(B.getInt32(0), WarpBarVar);
+  for (auto &X : Exchanges)
+    B.CreateStore(B.getInt32(0), X.getValue().Blocked);
   BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "after.exit", Fn);
   BasicBlock *Gone = BasicBlock::Create(ML.Ctx, "group.done", Fn);
   B.CreateCondBr(B.CreateICmpNE(Rest, B.getInt32(0)), Cont, Gone);
@@ -434,6 +436,13 @@ Error FunctionLowering::lowerBlock(unsigned Index) {
         return E;
     if (Error E = lowerInstruction(Inst))
       return E;
+    if (BasicBlock *Passed = std::exchange(ExchangePassedEnd, nullptr)) {
+      // Lanes let through the instruction rejoin here.
+      BasicBlock *Join = BasicBlock::Create(ML.Ctx, "xchg.join", Fn);
+      B.CreateBr(Join);
+      BranchInst::Create(Join, Passed);
+      B.SetInsertPoint(Join);
+    }
   }
   return lowerTerminator(Index, Last);
 }

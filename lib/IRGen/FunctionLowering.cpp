@@ -936,6 +936,7 @@ Error FunctionLowering::lower() {
   declareRegisters();
   declareVariables();
   B.SetInsertPoint(AllocaBB);
+  declareExchanges();
   if (F.IsEntry) {
     B.CreateStore(getContextField(WCF_InitialMask, I32), MaskVar);
     if (calleesTestLocalSpace()) {

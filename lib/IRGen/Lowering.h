@@ -225,6 +225,29 @@ private:
   /// Sync points: the prologue that waits for the other lanes.
   llvm::Error lowerSyncPoint(unsigned Index, const ptx::Instruction &I);
   llvm::Error lowerWarpSync(const ptx::Instruction &I);
+  llvm::Error lowerWarpSyncOp(const ptx::Instruction &I);
+  /// Warp-synchronous instructions that exchange data, of one kind (the
+  /// same opcode and qualifiers) at several places in the function: lanes
+  /// blocked at one of them complete with lanes arriving at another (sm_70
+  /// semantics). Blocked lanes leave their operands here, and the group that
+  /// completes leaves them their results.
+  struct SyncExchange {
+    llvm::AllocaInst *Blocked = nullptr; ///< i32: lanes blocked at one
+    /// <32 x i64> per operand index of the instruction.
+    llvm::SmallVector<llvm::AllocaInst *, 5> Operands;
+    llvm::AllocaInst *Results[2] = {}; ///< <32 x i64>: d and the p of d|p
+  };
+  /// Finds the kinds with more than one instance (declareExchanges).
+  void declareExchanges();
+  SyncExchange *getExchange(const ptx::Instruction &I);
+  /// A source operand of the warp-synchronous instruction being lowered:
+  /// with an exchange, the lanes of ExchangeOthers take theirs from it.
+  llvm::Expected<LaneValue> syncOperand(const ptx::Instruction &I, unsigned K,
+                                        ptx::ScalarType T);
+  /// Writes a result (Slot 0: d, 1: p) for the running lanes, and with an
+  /// exchange leaves it for ExchangeOthers.
+  llvm::Error syncResult(const ptx::Operand &Dst, unsigned Slot, llvm::Value *V,
+                         ptx::ScalarType T);
   llvm::Error lowerBarrierOp(const ptx::Instruction &I);
   llvm::Value *runtimeArg();
   /// ptxjit_rt_bar_sync(runtime, Args...), called from one block shared by
@@ -267,6 +290,21 @@ private:
   llvm::PHINode *BarrierSite = nullptr;
   llvm::SwitchInst *BarrierResume = nullptr;
   llvm::SmallVector<llvm::AllocaInst *, 4> BarrierCarried;
+  llvm::StringMap<SyncExchange> Exchanges;
+  /// i32 lanes let through a data-exchanging warp-synchronous instruction,
+  /// their results waiting in its kind's exchange.
+  llvm::AllocaInst *ExchangePassVar = nullptr;
+  /// While lowering a completion with lanes blocked elsewhere: the kind and
+  /// those lanes (i32).
+  SyncExchange *CurExchange = nullptr;
+  /// Set by the prologue for the instruction after it: the kind, and the
+  /// lanes elsewhere that take part (i32, possibly none at run time).
+  SyncExchange *PendingExchange = nullptr;
+  llvm::Value *PendingOthers = nullptr;
+  llvm::Value *ExchangeOthers = nullptr;
+  /// Set by the prologue of an exchange instruction: the end of the path of
+  /// lanes that were let through, to join after the instruction.
+  llvm::BasicBlock *ExchangePassedEnd = nullptr;
   unsigned CurBlock = 0;
   llvm::AllocaInst *ExitedVar =
       nullptr; ///< device functions: lanes that exited

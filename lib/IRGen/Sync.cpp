@@ -88,6 +88,34 @@ static Error readBarrierOperands(FunctionLowering &FL,
   return Error::success();
 }
 
+/// The PTX type of source operand K of a data-exchanging instruction.
+static ScalarType syncOperandType(const ptx::Instruction &I, unsigned K) {
+  if (int(K) == memberMaskOperand(I))
+    return ScalarType::B32;
+  switch (I.Op) {
+  case Opcode::Shfl:
+    return K == 1 ? ScalarType::B32 : ScalarType::U32;
+  case Opcode::Vote:
+    return ScalarType::Pred;
+  default:
+    return I.getType();
+  }
+}
+
+/// The PTX type of result Slot (0: d, 1: the p of d|p).
+static ScalarType syncResultType(const ptx::Instruction &I, unsigned Slot) {
+  if (Slot == 1)
+    return ScalarType::Pred;
+  switch (I.Op) {
+  case Opcode::Vote:
+    return I.hasModifier(Modifier::Ballot) ? ScalarType::B32 : ScalarType::Pred;
+  case Opcode::Redux:
+    return I.getType();
+  default:
+    return ScalarType::B32;
+  }
+}
+
 Error FunctionLowering::lowerSyncPoint(unsigned Index,
                                        const ptx::Instruction &I) {
   CurInst = &I;
@@ -100,6 +128,40 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
     // not only this one (sm_70): lanes blocked at another count as arrived,
     // and when the set is complete they are let through their own.
     bool WarpBarrier = I.Op == Opcode::Bar || I.Op == Opcode::Barrier;
+    // So do data-exchanging ones of the same kind, whose results the group
+    // that completes leaves for them. Only lanes split by divergence can be
+    // at different instances.
+    SyncExchange *X = Converged ? nullptr : getExchange(I);
+    if (X) {
+      Value *Pass = B.CreateLoad(I32, ExchangePassVar);
+      Value *PassedHere = B.CreateAnd(Mask, Pass);
+      BasicBlock *Passed = BasicBlock::Create(ML.Ctx, "xchg.passed", Fn);
+      BasicBlock *Arrive = BasicBlock::Create(ML.Ctx, "xchg.arrive", Fn);
+      B.CreateCondBr(B.CreateICmpNE(PassedHere, B.getInt32(0)), Passed, Arrive);
+      // Let-through lanes take their results and go on alone; others that
+      // came with them arrive later.
+      B.SetInsertPoint(Passed);
+      B.CreateStore(B.CreateAnd(Pass, B.CreateNot(PassedHere)),
+                    ExchangePassVar);
+      Value *Rest = B.CreateAnd(Mask, B.CreateNot(PassedHere));
+      setNextBlock(Rest, Index);
+      B.CreateStore(B.CreateOr(B.CreateLoad(I32, WaitingVar), Rest),
+                    WaitingVar);
+      B.CreateStore(PassedHere, MaskVar);
+      InstMask = PassedHere;
+      const Operand &Dst = I.Operands[0];
+      bool Pair = Dst.Kind == Operand::PredPair;
+      for (unsigned Slot = 0; Slot != (Pair ? 2u : 1u); ++Slot) {
+        ScalarType T = syncResultType(I, Slot);
+        Value *V =
+            B.CreateLoad(getVectorType(B.getInt64Ty()), X->Results[Slot]);
+        if (Error E = write(Pair ? Dst.Elements[Slot] : Dst,
+                            coerce(V, getLaneType(T), false), T))
+          return E;
+      }
+      ExchangePassedEnd = B.GetInsertBlock();
+      B.SetInsertPoint(Arrive);
+    }
     BasicBlock *Arrived = nullptr;
     if (WarpBarrier) {
       Value *Pass = B.CreateLoad(I32, SyncPassVar);
@@ -120,7 +182,11 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
     if (WarpBarrier)
       Elsewhere =
           B.CreateAnd(B.CreateLoad(I32, WarpBarVar), B.CreateNot(AtHere));
-    Value *Counted = B.CreateOr(Group, Elsewhere);
+    // Lanes blocked at other instances of the exchange.
+    Value *Others =
+        X ? B.CreateAnd(B.CreateLoad(I32, X->Blocked), B.CreateNot(Group))
+          : B.getInt32(0);
+    Value *Counted = B.CreateOr(B.CreateOr(Group, Elsewhere), Others);
     Value *Live = B.CreateOr(Mask, Waiting);
     Value *Complete;
     int MaskOp = memberMaskOperand(I);
@@ -146,6 +212,21 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
     B.CreateCondBr(Complete, Go, Wait);
     B.SetInsertPoint(Wait);
     B.CreateStore(B.CreateOr(Blocked, Mask), BlockedVar);
+    if (X) {
+      // Leave the operands for whoever completes the set.
+      Value *Lanes = maskToVector(Mask);
+      for (unsigned K = 1; K < I.Operands.size(); ++K) {
+        Expected<LaneValue> V = read(I.Operands[K], syncOperandType(I, K));
+        if (!V)
+          return V.takeError();
+        Type *Ty = X->Operands[K]->getAllocatedType();
+        Value *Old = B.CreateLoad(Ty, X->Operands[K]);
+        Value *New = coerce(widen(V->V), B.getInt64Ty(), false);
+        B.CreateStore(B.CreateSelect(Lanes, New, Old), X->Operands[K]);
+      }
+      B.CreateStore(B.CreateOr(B.CreateLoad(I32, X->Blocked), Mask),
+                    X->Blocked);
+    }
     if (WarpBarrier)
       B.CreateStore(B.CreateOr(B.CreateLoad(I32, WarpBarVar), Mask),
                     WarpBarVar);
@@ -154,6 +235,22 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
     B.CreateStore(Group, MaskVar);
     B.CreateStore(B.CreateAnd(Waiting, B.CreateNot(AtHere)), WaitingVar);
     Value *Leaving = B.CreateOr(AtHere, Elsewhere);
+    if (X) {
+      // The lanes elsewhere that the group's masks name take part.
+      Value *Named =
+          M->isScalar() ? M->V
+                        : B.CreateOrReduce(B.CreateSelect(
+                              maskToVector(Group), M->V, splat(B.getInt32(0))));
+      Value *Taking = B.CreateAnd(Others, Named);
+      Leaving = B.CreateOr(Leaving, Taking);
+      B.CreateStore(B.CreateAnd(B.CreateLoad(I32, X->Blocked),
+                                B.CreateNot(B.CreateOr(Group, Taking))),
+                    X->Blocked);
+      B.CreateStore(B.CreateOr(B.CreateLoad(I32, ExchangePassVar), Taking),
+                    ExchangePassVar);
+      PendingExchange = X;
+      PendingOthers = Taking;
+    }
     B.CreateStore(B.CreateAnd(Blocked, B.CreateNot(Leaving)), BlockedVar);
     if (WarpBarrier) {
       B.CreateStore(
@@ -351,31 +448,144 @@ static void shuffleSource(IRBuilder<> &B, Modifier Mode, Value *Lane,
   Src = B.CreateAnd(B.CreateSelect(InRange, J, Lane), C(31));
 }
 
+/// The kind of a data-exchanging warp-synchronous instruction with a member
+/// mask, "" for others: instances of one kind complete together (the ISA
+/// asks for "the same qualifiers and the same membermask").
+static std::string exchangeKey(const ptx::Instruction &I) {
+  switch (I.Op) {
+  case Opcode::Shfl:
+  case Opcode::Vote:
+  case Opcode::Match:
+  case Opcode::Redux:
+    break;
+  default:
+    return "";
+  }
+  // The legacy forms synchronize only the lanes that run them.
+  if (memberMaskOperand(I) < 0)
+    return "";
+  std::string Key = std::to_string(unsigned(I.Op));
+  for (Modifier M : I.Modifiers)
+    Key += "." + std::to_string(unsigned(M));
+  for (ScalarType T : I.Types)
+    Key += ":" + std::to_string(unsigned(T));
+  return Key;
+}
+
+void FunctionLowering::declareExchanges() {
+  StringMap<std::pair<unsigned, const ptx::Instruction *>> Kinds;
+  for (const ptx::Statement &S : F.Body)
+    if (S.Kind == ptx::Statement::Inst) {
+      std::string Key = exchangeKey(S.Instr);
+      if (!Key.empty()) {
+        auto &K = Kinds[Key];
+        ++K.first;
+        K.second = &S.Instr;
+      }
+    }
+  Type *Vec = getVectorType(B.getInt64Ty());
+  for (auto &K : Kinds) {
+    if (K.getValue().first < 2)
+      continue;
+    SyncExchange &X = Exchanges[K.getKey()];
+    X.Blocked = createTemporary(B.getInt32Ty());
+    for (unsigned Op = 0; Op != K.getValue().second->Operands.size(); ++Op)
+      X.Operands.push_back(Op ? createTemporary(Vec) : nullptr);
+    X.Results[0] = createTemporary(Vec);
+    X.Results[1] = createTemporary(Vec);
+  }
+  if (!Exchanges.empty())
+    ExchangePassVar = createTemporary(B.getInt32Ty());
+}
+
+FunctionLowering::SyncExchange *
+FunctionLowering::getExchange(const ptx::Instruction &I) {
+  if (Exchanges.empty())
+    return nullptr;
+  auto It = Exchanges.find(exchangeKey(I));
+  return It == Exchanges.end() ? nullptr : &It->second;
+}
+
+Expected<LaneValue> FunctionLowering::syncOperand(const ptx::Instruction &I,
+                                                  unsigned K, ScalarType T) {
+  Expected<LaneValue> V = read(I.Operands[K], T);
+  if (!V || !CurExchange)
+    return V;
+  Value *Left =
+      B.CreateLoad(getVectorType(B.getInt64Ty()), CurExchange->Operands[K]);
+  return LaneValue{B.CreateSelect(maskToVector(ExchangeOthers),
+                                  coerce(Left, getLaneType(T), false),
+                                  widen(V->V)),
+                   Shape::varying()};
+}
+
+Error FunctionLowering::syncResult(const Operand &Dst, unsigned Slot, Value *V,
+                                   ScalarType T) {
+  if (Error E = write(Dst, V, T))
+    return E;
+  if (!CurExchange)
+    return Error::success();
+  AllocaInst *R = CurExchange->Results[Slot];
+  Value *Old = B.CreateLoad(R->getAllocatedType(), R);
+  B.CreateStore(B.CreateSelect(maskToVector(ExchangeOthers),
+                               coerce(widen(V), B.getInt64Ty(), false), Old),
+                R);
+  return Error::success();
+}
+
 Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
+  SyncExchange *X = PendingExchange;
+  if (!X)
+    return lowerWarpSyncOp(I);
+  // Lanes blocked at another instance take part: their operands come from
+  // the exchange, and their results go there.
+  Value *Others = PendingOthers;
+  PendingExchange = nullptr;
+  BasicBlock *Alone = BasicBlock::Create(ML.Ctx, "xchg.alone", Fn);
+  BasicBlock *With = BasicBlock::Create(ML.Ctx, "xchg.with", Fn);
+  BasicBlock *Done = BasicBlock::Create(ML.Ctx, "xchg.done", Fn);
+  B.CreateCondBr(B.CreateICmpEQ(Others, B.getInt32(0)), Alone, With);
+  B.SetInsertPoint(Alone);
+  if (Error E = lowerWarpSyncOp(I))
+    return E;
+  B.CreateBr(Done);
+  B.SetInsertPoint(With);
+  CurExchange = X;
+  ExchangeOthers = Others;
+  Error E = lowerWarpSyncOp(I);
+  CurExchange = nullptr;
+  if (E)
+    return E;
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  return Error::success();
+}
+
+Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
   Type *I32 = B.getInt32Ty();
   // The lanes each lane computes with: its member mask among the running
   // lanes. Active when all lanes name one mask; PerLane (a vector) when
   // they differ, as with tiled partitions.
-  Value *Active = InstMask;
+  Value *Active = CurExchange ? B.CreateOr(InstMask, ExchangeOthers) : InstMask;
   Value *PerLane = nullptr;
   int MaskOp = memberMaskOperand(I);
   if (MaskOp >= 0 && I.Op != Opcode::Bar && I.Op != Opcode::Barrier) {
-    Expected<LaneValue> M = read(I.Operands[MaskOp], ScalarType::B32);
+    Expected<LaneValue> M = syncOperand(I, MaskOp, ScalarType::B32);
     if (!M)
       return M.takeError();
     if (M->isScalar())
       Active = B.CreateAnd(Active, M->V);
     else
-      PerLane = B.CreateAnd(M->V, splat(InstMask));
+      PerLane = B.CreateAnd(M->V, splat(Active));
   }
   switch (I.Op) {
   case Opcode::Activemask:
-    return write(I.Operands[0], InstMask, ScalarType::B32);
+    return write(I.Operands[0], InstMask, ScalarType::B32); // not exchanged
   case Opcode::Bar:
   case Opcode::Barrier:
     return Error::success(); // bar.warp.sync: the prologue synchronized
   case Opcode::Vote: {
-    Expected<LaneValue> P = read(I.Operands[1], ScalarType::Pred);
+    Expected<LaneValue> P = syncOperand(I, 1, ScalarType::Pred);
     if (!P)
       return P.takeError();
     Value *Part = PerLane ? PerLane : Active;
@@ -383,7 +593,7 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
     Bits = B.CreateAnd(PerLane ? splat(Bits) : Bits, Part);
     Value *Zero = PerLane ? splat(B.getInt32(0)) : B.getInt32(0);
     if (I.hasModifier(Modifier::Ballot))
-      return write(I.Operands[0], Bits, ScalarType::B32);
+      return syncResult(I.Operands[0], 0, Bits, ScalarType::B32);
     Value *R;
     if (I.hasModifier(Modifier::All))
       R = B.CreateICmpEQ(Bits, Part);
@@ -391,11 +601,11 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
       R = B.CreateICmpNE(Bits, Zero);
     else // uni
       R = B.CreateOr(B.CreateICmpEQ(Bits, Zero), B.CreateICmpEQ(Bits, Part));
-    return write(I.Operands[0], R, ScalarType::Pred);
+    return syncResult(I.Operands[0], 0, R, ScalarType::Pred);
   }
   case Opcode::Redux: {
     ScalarType T = I.getType();
-    Expected<LaneValue> A = read(I.Operands[1], T);
+    Expected<LaneValue> A = syncOperand(I, 1, T);
     if (!A)
       return A.takeError();
     Value *V = widen(A->V);
@@ -432,15 +642,15 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
         Value *Pair[] = {Acc, Contrib};
         Acc = combineReduction(B, ID, Pair);
       }
-      return write(I.Operands[0], Acc, T);
+      return syncResult(I.Operands[0], 0, Acc, T);
     }
     Value *In = B.CreateSelect(On, V, splat(B.getInt32(Identity)));
     Value *R = B.CreateIntrinsic(ID, {In->getType()}, {In});
-    return write(I.Operands[0], R, T);
+    return syncResult(I.Operands[0], 0, R, T);
   }
   case Opcode::Match: {
     ScalarType T = I.getType();
-    Expected<LaneValue> A = read(I.Operands[1], T);
+    Expected<LaneValue> A = syncOperand(I, 1, T);
     if (!A)
       return A.takeError();
     const Operand &Dst = I.Operands[0];
@@ -454,11 +664,12 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
       Value *Same = B.CreateAnd(
           B.CreateBitCast(B.CreateICmpEQ(V, splat(Ref)), I32), Active);
       Value *AllSame = B.CreateICmpEQ(Same, Active);
-      if (Error E = write(D, B.CreateSelect(AllSame, Active, B.getInt32(0)),
-                          ScalarType::B32))
+      if (Error E =
+              syncResult(D, 0, B.CreateSelect(AllSame, Active, B.getInt32(0)),
+                         ScalarType::B32))
         return E;
       if (Dst.Kind == Operand::PredPair)
-        return write(Dst.Elements[1], AllSame, ScalarType::Pred);
+        return syncResult(Dst.Elements[1], 1, AllSame, ScalarType::Pred);
       return Error::success();
     }
     // match.any: for each lane, the lanes of its mask holding the same
@@ -480,13 +691,14 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
       Result = B.CreateAnd(Result, Part);
     }
     if (!I.hasModifier(Modifier::All))
-      return write(D, Result, ScalarType::B32);
+      return syncResult(D, 0, Result, ScalarType::B32);
     Value *AllSame = B.CreateICmpEQ(Result, Part);
-    if (Error E = write(D, B.CreateSelect(AllSame, Part, splat(B.getInt32(0))),
-                        ScalarType::B32))
+    if (Error E = syncResult(
+            D, 0, B.CreateSelect(AllSame, Part, splat(B.getInt32(0))),
+            ScalarType::B32))
       return E;
     if (Dst.Kind == Operand::PredPair)
-      return write(Dst.Elements[1], AllSame, ScalarType::Pred);
+      return syncResult(Dst.Elements[1], 1, AllSame, ScalarType::Pred);
     return Error::success();
   }
   case Opcode::Shfl: {
@@ -497,13 +709,13 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
         Mode = M;
     const Operand &Dst = I.Operands[0];
     const Operand &D = Dst.Kind == Operand::PredPair ? Dst.Elements[0] : Dst;
-    Expected<LaneValue> A = read(I.Operands[1], ScalarType::B32);
+    Expected<LaneValue> A = syncOperand(I, 1, ScalarType::B32);
     if (!A)
       return A.takeError();
-    Expected<LaneValue> Bv = read(I.Operands[2], ScalarType::U32);
+    Expected<LaneValue> Bv = syncOperand(I, 2, ScalarType::U32);
     if (!Bv)
       return Bv.takeError();
-    Expected<LaneValue> Cv = read(I.Operands[3], ScalarType::U32);
+    Expected<LaneValue> Cv = syncOperand(I, 3, ScalarType::U32);
     if (!Cv)
       return Cv.takeError();
     Value *Src, *InRange;
@@ -558,10 +770,10 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
                                       maskToVector(B.getInt32(~0u)));
       }
     }
-    if (Error E = write(D, Result, ScalarType::B32))
+    if (Error E = syncResult(D, 0, Result, ScalarType::B32))
       return E;
     if (Dst.Kind == Operand::PredPair)
-      return write(Dst.Elements[1], InRange, ScalarType::Pred);
+      return syncResult(Dst.Elements[1], 1, InRange, ScalarType::Pred);
     return Error::success();
   }
   default:
