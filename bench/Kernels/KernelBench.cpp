@@ -171,6 +171,15 @@ public:
   uint32_t Grid[3] = {1, 1, 1};
   uint32_t Block[3] = {1, 1, 1};
 
+  /// bar.sync each warp executes (kernels with CTA barriers), for the
+  /// time per barrier per warp; 0 for kernels without.
+  virtual uint64_t barriersPerWarp() const { return 0; }
+  uint64_t warpBarriers() const {
+    uint64_t Threads = uint64_t(Block[0]) * Block[1] * Block[2];
+    uint64_t CTAs = uint64_t(Grid[0]) * Grid[1] * Grid[2];
+    return CTAs * ((Threads + 31) / 32) * barriersPerWarp();
+  }
+
   /// Allocates and fills the inputs.
   virtual void setUp() = 0;
   /// Puts the output (and any in-place input) back in its initial state;
@@ -298,6 +307,11 @@ public:
         .addPtr(C.data());
   }
   Buffer<float> &output() override { return C; }
+  /// Two per tile (sgemm_tiled.cu).
+  uint64_t barriersPerWarp() const override {
+    return StringRef(Kernel).starts_with("sgemm_tiled") ? 2 * (K / Block[0])
+                                                        : 0;
+  }
 
 private:
   int M, N, K;
@@ -363,6 +377,11 @@ public:
     return ParamList().addPtr(In.data()).addPtr(Partial.data()).addU32(N);
   }
   Buffer<float> &output() override { return Partial; }
+  /// After the load, then per halving step: 8 steps down to 1 with shared
+  /// memory only, 3 (128, 64, 32) before the shuffles (reduce.cu).
+  uint64_t barriersPerWarp() const override {
+    return 1 + (Kernel == "reduce_smem" ? 8 : 3);
+  }
 
 private:
   static constexpr unsigned BlockSize = 256; // BLOCK in reduce.cu
@@ -459,20 +478,21 @@ struct Row {
   Timing Native, JIT1, JITAll;
   double JITCompileMs = 0;
   bool HasMultiThread = false;
+  uint64_t WarpBarriers = 0;
   std::string Check;
   std::string Skipped; ///< why the kernel did not run, if it did not
 };
 
 void printHeader(raw_ostream &OS) {
   OS << formatv("{0,-14} {1,-22} {2,10} {3,10} {4,10} {5,10} {6,7} {7,9} "
-                "{8,10}  {9}\n",
+                "{8,10} {9,9}  {10}\n",
                 "benchmark", "size", "native", "native", "ptx-jit", "ptx-jit",
-                "ratio", "JIT", "ptx-jit", "check");
+                "ratio", "JIT", "ptx-jit", "1T ns per", "check");
   OS << formatv("{0,-14} {1,-22} {2,10} {3,10} {4,10} {5,10} {6,7} {7,9} "
-                "{8,10}\n",
+                "{8,10} {9,9}\n",
                 "", "", "min ms", "med ms", "1T min ms", "1T med ms", "min",
-                "ms", "MT min ms");
-  OS << std::string(118, '-') << "\n";
+                "ms", "MT min ms", "warp-bar");
+  OS << std::string(128, '-') << "\n";
 }
 
 void printRow(raw_ostream &OS, const Row &R) {
@@ -483,11 +503,17 @@ void printRow(raw_ostream &OS, const Row &R) {
   }
   std::string MT = R.HasMultiThread ? formatv("{0:f2}", R.JITAll.Min).str()
                                     : std::string("-");
+  // The whole run time per warp per barrier: what one barrier costs at
+  // most, everything else included.
+  std::string PerBarrier =
+      R.WarpBarriers
+          ? formatv("{0:f1}", R.JIT1.Min * 1e6 / R.WarpBarriers).str()
+          : std::string("-");
   OS << formatv("{0,-14} {1,-22} {2,10:f2} {3,10:f2} {4,10:f2} {5,10:f2} "
-                "{6,6:f2}x {7,9:f1} {8,10}  {9}\n",
+                "{6,6:f2}x {7,9:f1} {8,10} {9,9}  {10}\n",
                 R.Name, R.Size, R.Native.Min, R.Native.Median, R.JIT1.Min,
                 R.JIT1.Median, R.JIT1.Min / R.Native.Min, R.JITCompileMs, MT,
-                R.Check);
+                PerBarrier, R.Check);
 }
 
 std::string errorText(Error E) {
@@ -506,6 +532,7 @@ public:
     Row R;
     R.Name = B.Name;
     R.Size = B.Size;
+    R.WarpBarriers = B.warpBarriers();
     B.setUp();
     bool OK = runBoth(B, R);
     printRow(outs(), R);
