@@ -125,6 +125,13 @@ void CTAScheduler::warpMain(void *Ptr) {
   Sched.Barriers.exitLanes(S.Warp, AllLanes,
                            [&Sched](unsigned W) { Sched.wake(W); });
   S.State = WarpState::Exited;
+  // Straight on to the next ready warp, without a round trip through run().
+  unsigned Next;
+  if (!Sched.Stop && !Sched.cancelRequested() && Sched.popReady(Next)) {
+    Sched.Current = Next;
+    Sched.Slots[Next]->State = WarpState::Running;
+    S.F.finishAndSwitchTo(Sched.Slots[Next]->F);
+  }
 }
 
 void CTAScheduler::pushReady(unsigned Warp) {

@@ -135,6 +135,15 @@ void Fiber::switchTo(Fiber &Next) {
   switchContext(Self, Next.Self, &Scheduler);
 }
 
+void Fiber::finishAndSwitchTo(Fiber &Next) {
+  assert(Scheduler && "switching from a fiber that is not running");
+  assert(&Next != this && Next.isRunnable() && "cannot switch to that fiber");
+  Finished = true;
+  Next.Scheduler = Scheduler;
+  switchContext(Self, Next.Self, nullptr, /*Finishing=*/true);
+  __builtin_unreachable();
+}
+
 FiberStack Fiber::takeStack() {
   FiberStack S = Stack;
   Stack = FiberStack();

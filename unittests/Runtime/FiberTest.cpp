@@ -239,6 +239,40 @@ TEST(FiberTest, SwitchToAnotherFiber) {
   EXPECT_EQ(S.Trace, "a1 b1 m b2 a2 m b3 ");
 }
 
+// finishAndSwitchTo ends a fiber and runs the next one in its place; when
+// that one finishes, control returns to the caller of resume().
+TEST(FiberTest, FinishAndSwitchTo) {
+  struct State {
+    Fiber *A, *B;
+    std::string Trace;
+  } S;
+  TestFiber TA(
+      [](void *P) {
+        auto &S = *static_cast<State *>(P);
+        S.Trace += "a1 ";
+        S.A->finishAndSwitchTo(*S.B);
+      },
+      &S);
+  TestFiber TB(
+      [](void *P) {
+        auto &S = *static_cast<State *>(P);
+        S.Trace += "b1 ";
+      },
+      &S);
+  S.A = &TA.F;
+  S.B = &TB.F;
+  TA.F.resume();
+  S.Trace += "m";
+  EXPECT_TRUE(TA.F.isFinished());
+  EXPECT_TRUE(TB.F.isFinished());
+  EXPECT_EQ(S.Trace, "a1 b1 m");
+  // A finished fiber's stack can be reused.
+  int Ran = 0;
+  TA.F.reset(TA.F.stack(), [](void *P) { *static_cast<int *>(P) = 7; }, &Ran);
+  TA.F.resume();
+  EXPECT_EQ(Ran, 7);
+}
+
 // Library code that needs an aligned stack (varargs with doubles) works.
 TEST(FiberTest, StackIsAlignedForLibraryCalls) {
   char Buffer[64] = {};
