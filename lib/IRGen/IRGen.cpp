@@ -1,5 +1,6 @@
 //===- IRGen.cpp - Module-level lowering: globals, layout, functions ------===//
 
+#include "Inliner.h"
 #include "Lowering.h"
 #include "RegisterWebs.h"
 #include "ptxjit/IRGen/WarpABI.h"
@@ -271,11 +272,14 @@ Expected<Function *> ModuleLowering::getDeviceFunction(const ptx::Function &F) {
 }
 
 Error ModuleLowering::lowerFunction(const ptx::Function &F, Function *Fn) {
-  Expected<PTXCFG> CFG = PTXCFG::build(PM, F);
+  // Callees' blocks join this function's, so its dispatcher schedules all
+  // lanes while some run a callee (warp-synchronous code, barriers, spins).
+  ptx::Function Inlined = inlineCalls(PM, F, Alloc);
+  Expected<PTXCFG> CFG = PTXCFG::build(PM, Inlined);
   if (!CFG)
     return CFG.takeError();
   // Reused registers become one register per web before the analysis.
-  ptx::Function Split = splitRegisterWebs(F, *CFG, Alloc);
+  ptx::Function Split = splitRegisterWebs(Inlined, *CFG, Alloc);
   FunctionLowering FL(*this, Split, Fn, std::move(*CFG));
   return FL.lower();
 }
