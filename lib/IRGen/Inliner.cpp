@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Inliner.h"
+#include "RegisterDecls.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
@@ -92,40 +93,6 @@ public:
 
 private:
   StringSet<> Plain, RangePrefixes;
-};
-
-/// The registers of the function being built and their types, looked up
-/// as FunctionLowering declares them (%r<4>: %r0 ... %r3).
-class RegisterTypes {
-public:
-  void add(const VariableDecl &V) {
-    if (V.Space != StateSpace::Reg)
-      return;
-    if (V.IsRange)
-      Ranges.try_emplace(V.Name, V.Type, V.RangeCount);
-    else
-      Plain.try_emplace(V.Name, V.Type);
-  }
-  std::optional<ScalarType> lookup(StringRef Name) const {
-    auto P = Plain.find(Name);
-    if (P != Plain.end())
-      return P->second;
-    for (size_t K = Name.size(); K && isDigit(Name[K - 1]); --K) {
-      StringRef Index = Name.drop_front(K - 1);
-      if (Index.size() > 1 && Index[0] == '0')
-        continue;
-      auto R = Ranges.find(Name.take_front(K - 1));
-      unsigned N;
-      if (R != Ranges.end() && !Index.getAsInteger(10, N) &&
-          N < R->second.second)
-        return R->second.first;
-    }
-    return std::nullopt;
-  }
-
-private:
-  StringMap<ScalarType> Plain;
-  StringMap<std::pair<ScalarType, unsigned>> Ranges;
 };
 
 /// Facts about a function body the inliner needs at every call of it.
@@ -213,7 +180,7 @@ private:
 
   /// Names F declares: a callee's free names must not be among them.
   const FunctionSummary *TopSummary = nullptr;
-  RegisterTypes Registers;
+  RegisterDecls Registers;
   /// .local and .param variables by block scope, as FunctionLowering sees
   /// them: [0] the parameters, [1] the body, then nested blocks.
   std::vector<StringMap<Variable>> Scopes;

@@ -2,6 +2,7 @@
 
 #include "RegisterWebs.h"
 #include "CFG.h"
+#include "RegisterDecls.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -19,48 +20,6 @@ using ptx::Operand;
 using ptx::Statement;
 
 namespace {
-
-/// The .reg declarations of a function, including %r<N> ranges.
-class RegisterDecls {
-public:
-  explicit RegisterDecls(const ptx::Function &F) {
-    auto Add = [&](const ptx::VariableDecl &V) {
-      if (V.Space != ptx::StateSpace::Reg)
-        return;
-      if (V.IsRange)
-        Ranges[V.Name] = {V.Type, V.RangeCount};
-      else
-        Plain.try_emplace(V.Name, V.Type);
-    };
-    for (const ptx::VariableDecl &V : F.Locals)
-      Add(V);
-    for (const ptx::VariableDecl &V : F.Params)
-      Add(V);
-    for (const ptx::VariableDecl &V : F.Returns)
-      Add(V);
-  }
-
-  std::optional<ptx::ScalarType> lookup(StringRef Name) const {
-    auto P = Plain.find(Name);
-    if (P != Plain.end())
-      return P->second;
-    size_t Digits = Name.size();
-    while (Digits && isdigit(static_cast<unsigned char>(Name[Digits - 1])))
-      --Digits;
-    StringRef Index = Name.drop_front(Digits);
-    if (Index.empty() || (Index.size() > 1 && Index[0] == '0'))
-      return std::nullopt;
-    auto R = Ranges.find(Name.take_front(Digits));
-    unsigned N;
-    if (R == Ranges.end() || Index.getAsInteger(10, N) || N >= R->second.second)
-      return std::nullopt;
-    return R->second.first;
-  }
-
-private:
-  StringMap<ptx::ScalarType> Plain;
-  StringMap<std::pair<ptx::ScalarType, unsigned>> Ranges;
-};
 
 /// Instructions whose register roles are not modelled here: registers they
 /// name are left alone.
