@@ -381,8 +381,25 @@ Error FunctionLowering::lowerTerminator(unsigned Index,
     Expected<LaneValue> Idx = read(Last->Operands[0], ScalarType::U32);
     if (!Idx)
       return Idx.takeError();
-    // Each lane records the block its index selects.
+    // Each lane records the block its index selects. The ISA leaves an
+    // index past the table undefined; stop with an error rather than jump
+    // anywhere.
     Value *IdxV = widen(Idx->V);
+    Value *Bad = B.CreateAnd(
+        B.CreateBitCast(
+            B.CreateICmpUGE(IdxV, splat(B.getInt32(Targets->size()))),
+            B.getInt32Ty()),
+        Active);
+    BasicBlock *Stop = BasicBlock::Create(ML.Ctx, "brx.bad", Fn);
+    BasicBlock *Ok = BasicBlock::Create(ML.Ctx, "brx.ok", Fn);
+    B.CreateCondBr(B.CreateICmpNE(Bad, B.getInt32(0)), Stop, Ok);
+    B.SetInsertPoint(Stop);
+    Value *First = B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
+                                     {Bad, B.getTrue()});
+    setStatus(WS_BadBranchIndex, Bad,
+              B.CreateExtractElement(IdxV, B.CreateAnd(First, B.getInt32(31))));
+    B.CreateBr(StopBB);
+    B.SetInsertPoint(Ok);
     for (unsigned I = 0; I != Targets->size(); ++I) {
       Value *Hit = B.CreateAnd(
           B.CreateBitCast(B.CreateICmpEQ(IdxV, splat(B.getInt32(I))),

@@ -240,6 +240,11 @@ private:
                                  "(line {2})",
                                  Where, lanesText(Ctx.StatusLanes),
                                  Ctx.StatusLine));
+    case WS_BadBranchIndex:
+      return launchError(formatv("brx.idx index {0} is past its table of "
+                                 "targets in {1}, lanes {2} (line {3})",
+                                 Ctx.StatusAux, Where,
+                                 lanesText(Ctx.StatusLanes), Ctx.StatusLine));
     case WS_Cancelled:
       return launchError(
           formatv("{0} was cancelled at line {1}", Where, Ctx.StatusLine));

@@ -24,11 +24,12 @@ constexpr unsigned WarpSize = 32;
 /// Why a warp stopped early (WarpContext::Status).
 enum WarpStatus : uint32_t {
   WS_Running = 0,
-  WS_Trap = 1,         ///< a lane executed trap
-  WS_Cancelled = 2,    ///< the launch was cancelled (--timeout)
-  WS_WarpDeadlock = 3, ///< lanes wait at a warp-synchronous instruction
-                       ///< for lanes that never arrive
-  WS_Assert = 4,       ///< a device assert failed (already reported)
+  WS_Trap = 1,           ///< a lane executed trap
+  WS_Cancelled = 2,      ///< the launch was cancelled (--timeout)
+  WS_WarpDeadlock = 3,   ///< lanes wait at a warp-synchronous instruction
+                         ///< for lanes that never arrive
+  WS_Assert = 4,         ///< a device assert failed (already reported)
+  WS_BadBranchIndex = 5, ///< brx.idx past its table (StatusAux: the index)
 };
 
 struct WarpContext {
