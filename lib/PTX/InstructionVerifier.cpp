@@ -495,8 +495,10 @@ void FunctionVerifier::verifyCall(const InstCtx &C) {
   case NameRef::Function:
     if (R.Func->IsEntry)
       return Diags.report(Callee.Loc, DiagID::err_call_kernel, Callee.Name);
-    return checkCallArity(Callee, Callee.Name, NumReturns, NumArgs,
-                          R.Func->Returns, R.Func->Params, locOf(R.Func->Name));
+    checkCallArity(Callee, Callee.Name, NumReturns, NumArgs, R.Func->Returns,
+                   R.Func->Params, locOf(R.Func->Name));
+    return checkCallSizes(Ops, NumReturns, Callee.Name, R.Func->Returns,
+                          R.Func->Params);
   case NameRef::Register:
     break;
   default:
@@ -526,6 +528,38 @@ void FunctionVerifier::verifyCall(const InstCtx &C) {
   const CallPrototype &P = F.Prototypes[L->Index];
   checkCallArity(Callee, Callee.Name, NumReturns, NumArgs, P.Returns, P.Params,
                  L->Location);
+  checkCallSizes(Ops, NumReturns, Callee.Name, P.Returns, P.Params);
+}
+
+void FunctionVerifier::checkCallSizes(ArrayRef<Operand> Ops,
+                                      unsigned NumReturns, StringRef Name,
+                                      const std::vector<VariableDecl> &Returns,
+                                      const std::vector<VariableDecl> &Params) {
+  if (Returns.size() != NumReturns ||
+      Ops.size() < NumReturns + 1 + Params.size())
+    return;
+  auto Check = [&](const Operand &Op, const VariableDecl &D, bool IsReturn) {
+    if (Op.Kind != Operand::Register && Op.Kind != Operand::Symbol)
+      return; // literals take the parameter's type
+    NameRef R = resolve(Op.Name);
+    uint64_t Size;
+    if (R.Kind == NameRef::Register && R.Type != ScalarType::Pred &&
+        D.Type != ScalarType::Pred)
+      Size = getBitWidth(R.Type) / 8 * R.VectorWidth;
+    else if (R.Kind == NameRef::Variable && R.Decl->Space == StateSpace::Param)
+      Size = R.Decl->getSizeInBytes();
+    else
+      return;
+    uint64_t Want = D.getSizeInBytes();
+    if (Size != Want)
+      Diags.report(Op.Loc, DiagID::err_call_argument_size,
+                   IsReturn ? "return value" : "argument", Op.Name, Name, Size,
+                   D.Name, Want);
+  };
+  for (unsigned K = 0; K != NumReturns; ++K)
+    Check(Ops[K], Returns[K], /*IsReturn=*/true);
+  for (unsigned K = 0; K != Params.size(); ++K)
+    Check(Ops[NumReturns + 1 + K], Params[K], /*IsReturn=*/false);
 }
 
 void FunctionVerifier::checkCallParam(const InstCtx &C, unsigned OpNo,

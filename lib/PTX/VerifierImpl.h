@@ -123,6 +123,12 @@ private:
                       const std::vector<VariableDecl> &Returns,
                       const std::vector<VariableDecl> &Params,
                       llvm::SMLoc DeclLoc);
+  /// Return values and arguments have the sizes of what the callee
+  /// declares (ptxas rejects others); the arity already matches.
+  void checkCallSizes(llvm::ArrayRef<Operand> Ops, unsigned NumReturns,
+                      llvm::StringRef Name,
+                      const std::vector<VariableDecl> &Returns,
+                      const std::vector<VariableDecl> &Params);
 
   const Module &M;
   const ModuleSymbols &Syms;
