@@ -51,6 +51,28 @@ void BM_CTABarrier(benchmark::State &State) {
 }
 BENCHMARK(BM_CTABarrier)->Arg(2)->Arg(8)->Arg(32);
 
+// The same through syncAll, the path generated code takes for a bar.sync of
+// all threads by a whole warp.
+void BM_CTABarrierSyncAll(benchmark::State &State) {
+  const unsigned NumWarps = State.range(0), Rounds = 64;
+  FiberStackPool Pool;
+  CTAScheduler S(Pool);
+  BenchCTA CTA(
+      S,
+      [](void *Ctx) {
+        auto &W = *static_cast<BenchWarp *>(Ctx);
+        for (unsigned I = 0; I < W.Rounds; ++I)
+          W.S->syncAll(/*Barrier=*/0, AllLanes, /*Line=*/1);
+      },
+      NumWarps, Rounds);
+  for (auto _ : State)
+    llvm::cantFail(S.run(CTA.L));
+  State.counters["ns/warp-barrier"] = benchmark::Counter(
+      double(State.iterations()) * NumWarps * Rounds,
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_CTABarrierSyncAll)->Arg(2)->Arg(8)->Arg(32);
+
 void emptyWarp(void *) {}
 
 // What a CTA costs beyond its warps' work, with and without fibers.
