@@ -240,14 +240,14 @@ private:
   /// Finds the kinds with more than one instance (declareExchanges).
   void declareExchanges();
   SyncExchange *getExchange(const ptx::Instruction &I);
-  /// A source operand of the warp-synchronous instruction being lowered:
-  /// with an exchange, the lanes of ExchangeOthers take theirs from it.
-  llvm::Expected<LaneValue> syncOperand(const ptx::Instruction &I, unsigned K,
-                                        ptx::ScalarType T);
-  /// Writes a result (Slot 0: d, 1: p) for the running lanes, and with an
+  /// Source operand K of the warp-synchronous instruction I, as the type it
+  /// has in I: with an exchange, the lanes of ExchangeOthers take theirs
+  /// from it.
+  llvm::Expected<LaneValue> syncOperand(const ptx::Instruction &I, unsigned K);
+  /// Writes result Slot of I (0: d, 1: p) for the running lanes, and with an
   /// exchange leaves it for ExchangeOthers.
-  llvm::Error syncResult(const ptx::Operand &Dst, unsigned Slot, llvm::Value *V,
-                         ptx::ScalarType T);
+  llvm::Error syncResult(const ptx::Instruction &I, const ptx::Operand &Dst,
+                         unsigned Slot, llvm::Value *V);
   llvm::Error lowerBarrierOp(const ptx::Instruction &I);
   llvm::Value *runtimeArg();
   /// ptxjit_rt_bar_sync(runtime, Args...), called from one block shared by

@@ -507,7 +507,8 @@ FunctionLowering::getExchange(const ptx::Instruction &I) {
 }
 
 Expected<LaneValue> FunctionLowering::syncOperand(const ptx::Instruction &I,
-                                                  unsigned K, ScalarType T) {
+                                                  unsigned K) {
+  ScalarType T = syncOperandType(I, K);
   Expected<LaneValue> V = read(I.Operands[K], T);
   if (!V || !CurExchange)
     return V;
@@ -519,9 +520,10 @@ Expected<LaneValue> FunctionLowering::syncOperand(const ptx::Instruction &I,
                    Shape::varying()};
 }
 
-Error FunctionLowering::syncResult(const Operand &Dst, unsigned Slot, Value *V,
-                                   ScalarType T) {
-  if (Error E = write(Dst, V, T))
+Error FunctionLowering::syncResult(const ptx::Instruction &I,
+                                   const Operand &Dst, unsigned Slot,
+                                   Value *V) {
+  if (Error E = write(Dst, V, syncResultType(I, Slot)))
     return E;
   if (!CurExchange)
     return Error::success();
@@ -570,7 +572,7 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
   Value *PerLane = nullptr;
   int MaskOp = memberMaskOperand(I);
   if (MaskOp >= 0 && I.Op != Opcode::Bar && I.Op != Opcode::Barrier) {
-    Expected<LaneValue> M = syncOperand(I, MaskOp, ScalarType::B32);
+    Expected<LaneValue> M = syncOperand(I, MaskOp);
     if (!M)
       return M.takeError();
     if (M->isScalar())
@@ -585,7 +587,7 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
   case Opcode::Barrier:
     return Error::success(); // bar.warp.sync: the prologue synchronized
   case Opcode::Vote: {
-    Expected<LaneValue> P = syncOperand(I, 1, ScalarType::Pred);
+    Expected<LaneValue> P = syncOperand(I, 1);
     if (!P)
       return P.takeError();
     Value *Part = PerLane ? PerLane : Active;
@@ -593,7 +595,7 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
     Bits = B.CreateAnd(PerLane ? splat(Bits) : Bits, Part);
     Value *Zero = PerLane ? splat(B.getInt32(0)) : B.getInt32(0);
     if (I.hasModifier(Modifier::Ballot))
-      return syncResult(I.Operands[0], 0, Bits, ScalarType::B32);
+      return syncResult(I, I.Operands[0], 0, Bits);
     Value *R;
     if (I.hasModifier(Modifier::All))
       R = B.CreateICmpEQ(Bits, Part);
@@ -601,11 +603,11 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
       R = B.CreateICmpNE(Bits, Zero);
     else // uni
       R = B.CreateOr(B.CreateICmpEQ(Bits, Zero), B.CreateICmpEQ(Bits, Part));
-    return syncResult(I.Operands[0], 0, R, ScalarType::Pred);
+    return syncResult(I, I.Operands[0], 0, R);
   }
   case Opcode::Redux: {
     ScalarType T = I.getType();
-    Expected<LaneValue> A = syncOperand(I, 1, T);
+    Expected<LaneValue> A = syncOperand(I, 1);
     if (!A)
       return A.takeError();
     Value *V = widen(A->V);
@@ -642,15 +644,14 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
         Value *Pair[] = {Acc, Contrib};
         Acc = combineReduction(B, ID, Pair);
       }
-      return syncResult(I.Operands[0], 0, Acc, T);
+      return syncResult(I, I.Operands[0], 0, Acc);
     }
     Value *In = B.CreateSelect(On, V, splat(B.getInt32(Identity)));
     Value *R = B.CreateIntrinsic(ID, {In->getType()}, {In});
-    return syncResult(I.Operands[0], 0, R, T);
+    return syncResult(I, I.Operands[0], 0, R);
   }
   case Opcode::Match: {
-    ScalarType T = I.getType();
-    Expected<LaneValue> A = syncOperand(I, 1, T);
+    Expected<LaneValue> A = syncOperand(I, 1);
     if (!A)
       return A.takeError();
     const Operand &Dst = I.Operands[0];
@@ -664,12 +665,11 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
       Value *Same = B.CreateAnd(
           B.CreateBitCast(B.CreateICmpEQ(V, splat(Ref)), I32), Active);
       Value *AllSame = B.CreateICmpEQ(Same, Active);
-      if (Error E =
-              syncResult(D, 0, B.CreateSelect(AllSame, Active, B.getInt32(0)),
-                         ScalarType::B32))
+      if (Error E = syncResult(I, D, 0,
+                               B.CreateSelect(AllSame, Active, B.getInt32(0))))
         return E;
       if (Dst.Kind == Operand::PredPair)
-        return syncResult(Dst.Elements[1], 1, AllSame, ScalarType::Pred);
+        return syncResult(I, Dst.Elements[1], 1, AllSame);
       return Error::success();
     }
     // match.any: for each lane, the lanes of its mask holding the same
@@ -691,14 +691,13 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
       Result = B.CreateAnd(Result, Part);
     }
     if (!I.hasModifier(Modifier::All))
-      return syncResult(D, 0, Result, ScalarType::B32);
+      return syncResult(I, D, 0, Result);
     Value *AllSame = B.CreateICmpEQ(Result, Part);
     if (Error E = syncResult(
-            D, 0, B.CreateSelect(AllSame, Part, splat(B.getInt32(0))),
-            ScalarType::B32))
+            I, D, 0, B.CreateSelect(AllSame, Part, splat(B.getInt32(0)))))
       return E;
     if (Dst.Kind == Operand::PredPair)
-      return syncResult(Dst.Elements[1], 1, AllSame, ScalarType::Pred);
+      return syncResult(I, Dst.Elements[1], 1, AllSame);
     return Error::success();
   }
   case Opcode::Shfl: {
@@ -709,13 +708,13 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
         Mode = M;
     const Operand &Dst = I.Operands[0];
     const Operand &D = Dst.Kind == Operand::PredPair ? Dst.Elements[0] : Dst;
-    Expected<LaneValue> A = syncOperand(I, 1, ScalarType::B32);
+    Expected<LaneValue> A = syncOperand(I, 1);
     if (!A)
       return A.takeError();
-    Expected<LaneValue> Bv = syncOperand(I, 2, ScalarType::U32);
+    Expected<LaneValue> Bv = syncOperand(I, 2);
     if (!Bv)
       return Bv.takeError();
-    Expected<LaneValue> Cv = syncOperand(I, 3, ScalarType::U32);
+    Expected<LaneValue> Cv = syncOperand(I, 3);
     if (!Cv)
       return Cv.takeError();
     Value *Src, *InRange;
@@ -770,10 +769,10 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
                                       maskToVector(B.getInt32(~0u)));
       }
     }
-    if (Error E = syncResult(D, 0, Result, ScalarType::B32))
+    if (Error E = syncResult(I, D, 0, Result))
       return E;
     if (Dst.Kind == Operand::PredPair)
-      return syncResult(Dst.Elements[1], 1, InRange, ScalarType::Pred);
+      return syncResult(I, Dst.Elements[1], 1, InRange);
     return Error::success();
   }
   default:
