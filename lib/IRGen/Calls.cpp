@@ -172,9 +172,7 @@ Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
     SmallVector<Value *, 6> Coords;
     for (StringRef Reg : {"%ctaid", "%tid"})
       for (char C : {'x', 'y', 'z'}) {
-        Operand Special;
-        Special.Kind = Operand::Register;
-        Special.Name = Reg;
+        Operand Special = Operand::named(Operand::Register, Reg);
         Special.Component = C;
         Expected<LaneValue> V = read(Special, ScalarType::U32);
         if (!V)

@@ -149,11 +149,8 @@ Expected<Value *> FunctionLowering::guardedMask(const ptx::Instruction &I,
                                                 Value *Mask) {
   if (I.GuardPredicate.empty())
     return Mask;
-  Operand G;
-  G.Kind = Operand::Register;
-  G.Name = I.GuardPredicate;
+  Operand G = Operand::named(Operand::Register, I.GuardPredicate, I.Loc);
   G.Negated = I.GuardNegated;
-  G.Loc = I.Loc;
   Expected<LaneValue> P = read(G, ScalarType::Pred);
   if (!P)
     return P.takeError();
@@ -668,11 +665,8 @@ Expected<LaneValue> FunctionLowering::getAddress(const Operand &Op,
   LaneValue A;
   StateSpace SymSpace = StateSpace::None;
   if (Op.BaseIsRegister || (!Op.Name.empty() && findRegister(Op.Name))) {
-    Operand Reg;
-    Reg.Kind = Operand::Register;
-    Reg.Name = Op.Name;
-    Reg.Loc = Op.Loc;
-    Expected<LaneValue> R = read(Reg, ScalarType::U64);
+    Expected<LaneValue> R = read(
+        Operand::named(Operand::Register, Op.Name, Op.Loc), ScalarType::U64);
     if (!R)
       return R;
     A = *R;

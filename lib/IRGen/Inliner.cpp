@@ -411,22 +411,6 @@ std::optional<Binding> Inliner::bind(const VariableDecl &P, const Operand &A,
   return B;
 }
 
-static Operand makeRegister(StringRef Name, SMLoc Loc) {
-  Operand Op;
-  Op.Kind = Operand::Register;
-  Op.Name = Name;
-  Op.Loc = Loc;
-  return Op;
-}
-
-static Operand makeAddress(StringRef Name, SMLoc Loc) {
-  Operand Op;
-  Op.Kind = Operand::Address;
-  Op.Name = Name;
-  Op.Loc = Loc;
-  return Op;
-}
-
 void Inliner::emitInst(ptx::Instruction I) {
   Statement S;
   S.Kind = Statement::Inst;
@@ -450,8 +434,9 @@ void Inliner::emitCopy(const Binding &B, StringRef Local, SMLoc Loc) {
   I.Loc = Loc;
   I.Types = copyArray(ArrayRef<ScalarType>(B.CopyType));
   Operand Caller = *B.Arg;
-  Operand Mine = B.Decl->Space == StateSpace::Param ? makeAddress(Local, Loc)
-                                                    : makeRegister(Local, Loc);
+  Operand Mine = Operand::named(
+      B.Decl->Space == StateSpace::Param ? Operand::Address : Operand::Register,
+      Local, Loc);
   if (B.CopyOp == Opcode::Mov) {
     I.SuffixOrder = copyArray(ArrayRef<SK>(ptx::Instruction::SKType));
     Operand Ops[2] = {B.IsReturn ? Caller : Mine, B.IsReturn ? Mine : Caller};
@@ -459,7 +444,7 @@ void Inliner::emitCopy(const Binding &B, StringRef Local, SMLoc Loc) {
   } else {
     // Whichever side is a .param variable is the address.
     if (B.Decl->Space == StateSpace::Reg)
-      Caller = makeAddress(B.Arg->Name, B.Arg->Loc);
+      Caller = Operand::named(Operand::Address, B.Arg->Name, B.Arg->Loc);
     I.Space = StateSpace::Param;
     I.SuffixOrder = copyArray(
         ArrayRef<SK>({ptx::Instruction::SKSpace, ptx::Instruction::SKType}));
@@ -572,11 +557,8 @@ void Inliner::emitInstance(const ptx::Instruction &Call, const ptx::Function &G,
     Skip.Loc = Loc;
     Skip.GuardPredicate = Call.GuardPredicate;
     Skip.GuardNegated = !Call.GuardNegated;
-    Operand Target;
-    Target.Kind = Operand::Symbol;
-    Target.Name = SkipLabel;
-    Target.Loc = Loc;
-    Skip.Operands = copyArray(ArrayRef<Operand>(Target));
+    Skip.Operands = copyArray(
+        ArrayRef<Operand>(Operand::named(Operand::Symbol, SkipLabel, Loc)));
     emitInst(std::move(Skip));
   }
   for (size_t K = 0; K != Bindings.size(); ++K)
@@ -616,11 +598,8 @@ void Inliner::emitStatement(Renaming &R, const Statement &S, unsigned Depth) {
         I.Modifiers = {};
         I.Types = {};
         I.SuffixOrder = {};
-        Operand Target;
-        Target.Kind = Operand::Symbol;
-        Target.Name = R.ReturnLabel;
-        Target.Loc = I.Loc;
-        I.Operands = copyArray(ArrayRef<Operand>(Target));
+        I.Operands = copyArray(ArrayRef<Operand>(
+            Operand::named(Operand::Symbol, R.ReturnLabel, I.Loc)));
       }
     }
     if (I.Op == Opcode::Call && tryInline(I, Depth))

@@ -51,6 +51,16 @@ struct Operand {
   int64_t Value = 0;    ///< IntImm value, FP bits, or Symbol/Address offset
   llvm::ArrayRef<Operand> Elements; ///< Vector elements; PredPair: 2 regs
 
+  /// A Register, Symbol or Address operand naming Name, as the code
+  /// generator builds them.
+  static Operand named(KindTy K, llvm::StringRef Name, llvm::SMLoc Loc = {}) {
+    Operand Op;
+    Op.Kind = K;
+    Op.Name = Name;
+    Op.Loc = Loc;
+    return Op;
+  }
+
   bool isRegister() const { return Kind == Register; }
   bool isImmediate() const {
     return Kind == IntImm || Kind == FloatImm || Kind == DoubleImm;
