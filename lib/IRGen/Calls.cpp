@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
-#include "ptxjit/IRGen/WarpABI.h"
+#include "ptxjit/ABI/WarpABI.h"
 
 using namespace llvm;
 using namespace ptxjit;

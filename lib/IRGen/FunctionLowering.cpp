@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
-#include "ptxjit/IRGen/WarpABI.h"
+#include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/PTX/SpecialRegisters.h"
 #include "llvm/ADT/StringExtras.h"

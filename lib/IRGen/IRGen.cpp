@@ -3,7 +3,7 @@
 #include "Inliner.h"
 #include "Lowering.h"
 #include "RegisterWebs.h"
-#include "ptxjit/IRGen/WarpABI.h"
+#include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"

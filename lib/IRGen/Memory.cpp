@@ -10,7 +10,7 @@
 
 #include "Lowering.h"
 #include "Semantics.h"
-#include "ptxjit/IRGen/WarpABI.h"
+#include "ptxjit/ABI/WarpABI.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 

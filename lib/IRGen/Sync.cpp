@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
-#include "ptxjit/IRGen/WarpABI.h"
+#include "ptxjit/ABI/WarpABI.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Intrinsics.h"
 

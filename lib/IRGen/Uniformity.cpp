@@ -2,7 +2,7 @@
 
 #include "Uniformity.h"
 #include "CFG.h"
-#include "ptxjit/IRGen/IRGen.h"
+#include "ptxjit/ABI/KernelShape.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/SpecialRegisters.h"
 #include "llvm/ADT/StringSwitch.h"

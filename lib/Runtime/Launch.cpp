@@ -1,7 +1,7 @@
 //===- Launch.cpp - Running a compiled kernel over a grid -----------------===//
 
 #include "ptxjit/Runtime/Launch.h"
-#include "ptxjit/IRGen/WarpABI.h"
+#include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/Runtime/CTAErrors.h"
 #include "ptxjit/Runtime/CTAScheduler.h"

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/Runtime/WarpRuntime.h"
-#include "ptxjit/IRGen/WarpABI.h"
+#include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
 
 using namespace ptxjit;

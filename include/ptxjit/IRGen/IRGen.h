@@ -1,9 +1,9 @@
-//===- IRGen.h - Lowering PTX kernels to warp-vectorized LLVM IR -*- C++
-//-*-===//
+//===- IRGen.h - Lowering PTX kernels to warp-vectorized LLVM IR ---------===//
 
 #ifndef PTXJIT_IRGEN_IRGEN_H
 #define PTXJIT_IRGEN_IRGEN_H
 
+#include "ptxjit/ABI/KernelShape.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -21,13 +21,6 @@ namespace ptx {
 class Module;
 struct Function;
 } // namespace ptx
-
-/// What the generated code may assume about the launch. The block shape is
-/// a compile-time constant: it makes %ntid uniform constants and lets %tid.x
-/// be recognised as affine in the lane index.
-struct KernelShape {
-  uint32_t BlockDim[3] = {1, 1, 1};
-};
 
 /// Layout facts the runtime needs to launch the generated warp function.
 struct KernelLayout {

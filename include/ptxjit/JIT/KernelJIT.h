@@ -4,7 +4,7 @@
 #define PTXJIT_JIT_KERNELJIT_H
 
 #include "ptxjit/IRGen/IRGen.h"
-#include "ptxjit/IRGen/WarpABI.h"
+#include "ptxjit/ABI/WarpABI.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>

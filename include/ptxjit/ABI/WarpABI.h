@@ -1,5 +1,4 @@
-//===- WarpABI.h - The contract between generated code and runtime -*- C++
-//-*-===//
+//===- WarpABI.h - The contract between generated code and runtime -------===//
 //
 // Every kernel becomes one LLVM function that runs one warp:
 //
@@ -12,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PTXJIT_IRGEN_WARPABI_H
-#define PTXJIT_IRGEN_WARPABI_H
+#ifndef PTXJIT_ABI_WARPABI_H
+#define PTXJIT_ABI_WARPABI_H
 
 #include <cstdint>
 
