@@ -908,7 +908,7 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     Value *Ms = FL.widen(S[0]), *Bs = FL.widen(S[1]), *Os = FL.widen(S[2]);
     Value *R = FL.collectActiveLanes(
         FL.getInstMask(), B.getInt32Ty(), [&](Value *Lane) -> Value * {
-          return B.CreateCall(FL.ML.getRuntimeFunction("ptxjit_rt_fns"),
+          return B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::Fns),
                               {B.CreateExtractElement(Ms, Lane),
                                B.CreateExtractElement(Bs, Lane),
                                B.CreateExtractElement(Os, Lane)});

@@ -152,7 +152,7 @@ Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
     // One lane after another, in lane order.
     Value *Results =
         collectActiveLanes(InstMask, I32, [&](Value *Lane) -> Value * {
-          return B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_vprintf"),
+          return B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::Vprintf),
                               {B.CreateExtractElement(Fmt, Lane),
                                B.CreateExtractElement(Args, Lane)});
         });
@@ -185,7 +185,7 @@ Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
         B.CreateStore(B.CreateExtractElement(Coords[K], Lane),
                       B.CreateConstInBoundsGEP2_32(Where->getAllocatedType(),
                                                    Where, 0, K));
-      B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_assertfail"),
+      B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::AssertFail),
                    {B.CreateExtractElement(Msg, Lane),
                     B.CreateExtractElement(File, Lane),
                     B.CreateExtractElement(Line, Lane),

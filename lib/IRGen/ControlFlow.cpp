@@ -88,7 +88,7 @@ void FunctionLowering::emitBackEdgeChecks(unsigned Target) {
   // block order (round robin), so every waiting group gets its turn.
   B.CreateStore(B.getInt32(CFG.Blocks[Target].RPONumber), RotateVar);
   if (usesBarriers())
-    B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_yield"), {runtimeArg()});
+    B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::Yield), {runtimeArg()});
   B.CreateBr(Cont);
   B.SetInsertPoint(Cont);
 }
@@ -168,7 +168,7 @@ void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
   Value *Rest = B.CreateAnd(Mask, B.CreateNot(Leaving));
   bool ThreadExit = F.IsEntry || !IsReturn;
   if (ThreadExit && usesBarriers())
-    B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_exit_lanes"),
+    B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::ExitLanes),
                  {runtimeArg(), Leaving});
   if (!F.IsEntry && IsReturn)
     storeRegisterReturns(Leaving);
@@ -298,7 +298,7 @@ void FunctionLowering::emitDispatcher() {
     B.CreateStore(Blocked, SyncWait);
     B.CreateBr(DoWait);
     B.SetInsertPoint(DoWait);
-    Value *Released = B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_wait"),
+    Value *Released = B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::BarWait),
                                    {runtimeArg()});
     B.CreateStore(B.getInt32(0), SyncWait);
     B.CreateStore(B.CreateOr(B.CreateLoad(I32, ReleasedVar), Released),

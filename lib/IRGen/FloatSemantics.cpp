@@ -99,21 +99,6 @@ irgen::getDirectedRounding(const ptx::Instruction &I) {
 }
 
 /// A helper's declaration; it only touches the memory its arguments point to.
-static FunctionCallee getHelper(FunctionLowering &FL, StringRef Name,
-                                ArrayRef<Type *> Params) {
-  IRBuilder<> &B = FL.B;
-  FunctionType *Ty = FunctionType::get(B.getVoidTy(), Params, false);
-  FunctionCallee C = FL.ML.LM.getOrInsertFunction(Name, Ty);
-  if (auto *F = dyn_cast<Function>(C.getCallee())) {
-    F->setDoesNotThrow();
-    F->setWillReturn();
-    F->setNoSync();
-    F->setDoesNotFreeMemory();
-    F->setMemoryEffects(MemoryEffects::argMemOnly());
-  }
-  return C;
-}
-
 /// A stack array holding V (a scalar or a vector of lanes).
 static Value *spill(FunctionLowering &FL, Value *V) {
   AllocaInst *Slot = FL.createTemporary(V->getType());
@@ -140,22 +125,19 @@ Value *irgen::roundedArithmetic(FunctionLowering &FL, RoundingHelperOp Op,
   Type *Ty = Vector ? FL.widen(Operands[0])->getType() : Operands[0]->getType();
   Type *Elt = Ty->getScalarType();
   AllocaInst *Result = FL.createTemporary(Ty);
-  Type *I32 = B.getInt32Ty(), *Ptr = B.getPtrTy();
   // Packed .f16x2 values are vectors of 2 (or 64) halves.
   unsigned N = 1;
   if (auto *VT = dyn_cast<FixedVectorType>(Ty))
     N = VT->getNumElements();
   if (Elt->isHalfTy() || Elt->isBFloatTy()) {
-    FunctionCallee F = getHelper(FL, "ptxjit_rounded_half",
-                                 {I32, I32, I32, Ptr, Ptr, Ptr, Ptr, I32});
+    FunctionCallee F = FL.ML.getRuntimeFunction(RuntimeEntry::RoundedHalf);
     B.CreateCall(F, {B.getInt32(Elt->isHalfTy() ? RHF_F16 : RHF_BF16),
                      B.getInt32(Op), B.getInt32(Mode), Result, Ptrs[0], Ptrs[1],
                      Ptrs[2], B.getInt32(N)});
     return B.CreateLoad(Ty, Result);
   }
-  FunctionCallee F = getHelper(
-      FL, Elt->isDoubleTy() ? "ptxjit_rounded_f64" : "ptxjit_rounded_f32",
-      {I32, I32, Ptr, Ptr, Ptr, Ptr, I32});
+  FunctionCallee F = FL.ML.getRuntimeFunction(
+      Elt->isDoubleTy() ? RuntimeEntry::RoundedF64 : RuntimeEntry::RoundedF32);
   B.CreateCall(F, {B.getInt32(Op), B.getInt32(Mode), Result, Ptrs[0], Ptrs[1],
                    Ptrs[2], B.getInt32(N)});
   return B.CreateLoad(Ty, Result);
@@ -181,17 +163,14 @@ Value *irgen::roundedConversion(FunctionLowering &FL, Value *V, ScalarType From,
   Value *Src = spill(FL, V);
   Type *ToTy = getArithType(FL, To, Vector);
   AllocaInst *Result = FL.createTemporary(ToTy);
-  Type *I32 = B.getInt32Ty(), *Ptr = B.getPtrTy();
   Value *N = B.getInt32(Vector ? Lanes : 1);
   if (ptx::isFloat(From)) {
-    FunctionCallee F =
-        getHelper(FL, "ptxjit_convert_float", {I32, I32, I32, Ptr, Ptr, I32});
+    FunctionCallee F = FL.ML.getRuntimeFunction(RuntimeEntry::ConvertFloat);
     B.CreateCall(F,
                  {B.getInt32(helperFormat(To)), B.getInt32(helperFormat(From)),
                   B.getInt32(Mode), Result, Src, N});
   } else {
-    FunctionCallee F = getHelper(FL, "ptxjit_convert_int",
-                                 {I32, I32, I32, I32, Ptr, Ptr, I32});
+    FunctionCallee F = FL.ML.getRuntimeFunction(RuntimeEntry::ConvertInt);
     B.CreateCall(F, {B.getInt32(helperFormat(To)),
                      B.getInt32(V->getType()->getScalarSizeInBits()),
                      B.getInt32(ptx::isSigned(From)), B.getInt32(Mode), Result,

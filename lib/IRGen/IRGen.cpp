@@ -4,6 +4,7 @@
 #include "Lowering.h"
 #include "RegisterWebs.h"
 #include "ptxjit/ABI/WarpABI.h"
+#include "ptxjit/PTX/GlobalImage.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -30,15 +31,7 @@ uint64_t irgen::layoutKernelParams(const ptx::Function &F,
 ModuleLowering::ModuleLowering(const ptx::Module &PM, Module &LM,
                                const KernelShape &KS)
     : PM(PM), LM(LM), Ctx(LM.getContext()), KS(KS) {
-  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
-  Type *Ptr = PointerType::getUnqual(Ctx);
-  Type *Dim3 = ArrayType::get(I32, 3);
-  // Field order must match WarpContext and WarpContextField.
-  WarpCtxTy = StructType::create(Ctx,
-                                 {Dim3, Dim3, I32, I32, Ptr, I32, I32, I64, I32,
-                                  I32, Ptr, Ptr, I32, I32, I32, I32,
-                                  ArrayType::get(I32, Lanes), I32, Ptr},
-                                 "ptxjit.WarpContext");
+  WarpCtxTy = getWarpContextType(Ctx);
 }
 
 Error ModuleLowering::makeError(SMLoc Loc, const Twine &Msg) const {
@@ -61,30 +54,8 @@ GlobalVariable *ModuleLowering::getLoadDummy() {
   return G;
 }
 
-FunctionCallee ModuleLowering::getRuntimeFunction(StringRef Name) {
-  Type *I32 = Type::getInt32Ty(Ctx), *Ptr = PointerType::getUnqual(Ctx);
-  Type *I64 = Type::getInt64Ty(Ctx), *Void = Type::getVoidTy(Ctx);
-  FunctionType *Ty;
-  if (Name == "ptxjit_rt_bar_arrive")
-    Ty = FunctionType::get(Void, {Ptr, I32, I32, I32, I32, I32, I32, I32},
-                           false);
-  else if (Name == "ptxjit_rt_bar_sync")
-    Ty = FunctionType::get(I32, {Ptr, I32, I32, I32, I32, I32, I32}, false);
-  else if (Name == "ptxjit_rt_bar_wait")
-    Ty = FunctionType::get(I32, {Ptr}, false);
-  else if (Name == "ptxjit_rt_bar_result")
-    Ty = FunctionType::get(I32, {Ptr, I32}, false);
-  else if (Name == "ptxjit_rt_exit_lanes")
-    Ty = FunctionType::get(Void, {Ptr, I32}, false);
-  else if (Name == "ptxjit_rt_fns")
-    Ty = FunctionType::get(I32, {I32, I32, I32}, false);
-  else if (Name == "ptxjit_rt_vprintf")
-    Ty = FunctionType::get(I32, {I64, I64}, false);
-  else if (Name == "ptxjit_rt_assertfail")
-    Ty = FunctionType::get(Void, {I64, I64, I32, I64, Ptr}, false);
-  else
-    Ty = FunctionType::get(Void, {Ptr}, false); // ptxjit_rt_yield
-  return LM.getOrInsertFunction(Name, Ty);
+FunctionCallee ModuleLowering::getRuntimeFunction(RuntimeEntry E) {
+  return declareRuntimeEntry(LM, E);
 }
 
 /// Kernels whose warps may wait for each other run their warps as fibers:
@@ -200,11 +171,25 @@ Constant *ModuleLowering::lowerInitializer(const ptx::VariableDecl &V) {
   return ConstantArray::get(ArrayType::get(Elt, Count), Elts);
 }
 
+std::string ptxjit::getModuleVariableSymbol(StringRef Name) {
+  return ("ptx.global." + Name).str();
+}
+
 Error ModuleLowering::lowerGlobal(const ptx::VariableDecl &V) {
   if (V.Space != StateSpace::Global && V.Space != StateSpace::Const)
     return Error::success();
   if (Globals.count(V.Name))
     return Error::success();
+  if (Options.ExternalModuleVariables && ptx::isModuleVariable(PM, V)) {
+    ptx::GlobalImage Image = ptx::buildGlobalImage(PM, V);
+    Type *Ty = ArrayType::get(Type::getInt8Ty(Ctx), Image.Size);
+    auto *GV = new GlobalVariable(LM, Ty, V.Space == StateSpace::Const,
+                                  GlobalValue::ExternalLinkage, nullptr,
+                                  getModuleVariableSymbol(V.Name));
+    GV->setAlignment(Align(Image.Align));
+    Globals[V.Name] = GV;
+    return Error::success();
+  }
   if (V.Link == ptx::Linkage::Extern)
     return makeError(V.Loc, "external variable '" + V.Name +
                                 "' is not defined in this module");
@@ -224,7 +209,7 @@ Error ModuleLowering::lowerGlobals(const ptx::Function &Kernel) {
   // Give each global its real type and initializer.
   for (const ptx::VariableDecl &V : PM.Globals) {
     GlobalVariable *Old = Globals.lookup(V.Name);
-    if (!Old || Old->hasInitializer())
+    if (!Old || Old->hasInitializer() || Old->hasExternalLinkage())
       continue;
     Constant *Init = lowerInitializer(V);
     auto *GV = new GlobalVariable(LM, Init->getType(), Old->isConstant(),
@@ -302,17 +287,17 @@ Expected<Function *> ModuleLowering::emitKernel(const ptx::Function &F) {
   return Fn;
 }
 
-Expected<std::unique_ptr<Module>> ptxjit::emitKernel(const ptx::Module &M,
-                                                     StringRef Kernel,
-                                                     const KernelShape &Shape,
-                                                     LLVMContext &Ctx,
-                                                     KernelLayout &Layout) {
+Expected<std::unique_ptr<Module>>
+ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
+                   const KernelShape &Shape, LLVMContext &Ctx,
+                   KernelLayout &Layout, const IRGenOptions &Opts) {
   const ptx::Function *F = M.findFunction(Kernel);
   if (!F || !F->IsEntry)
     return createStringError(inconvertibleErrorCode(), "no kernel named '%s'",
                              Kernel.str().c_str());
   auto LM = std::make_unique<Module>("ptx." + Kernel.str(), Ctx);
   ModuleLowering ML(M, *LM, Shape);
+  ML.Options = Opts;
   ML.UsesBarriers = needsFibers(M, *F);
   if (Error E = ML.lowerGlobals(*F))
     return std::move(E);

@@ -14,6 +14,7 @@
 #include "CFG.h"
 #include "Uniformity.h"
 #include "ptxjit/IRGen/IRGen.h"
+#include "ptxjit/IRGen/RuntimeABI.h"
 #include "ptxjit/PTX/AST.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -43,6 +44,7 @@ public:
   llvm::StringMap<uint64_t> SharedOffsets;         ///< .shared: offset
   uint64_t StaticSharedSize = 0;
   bool UsesBarriers = false;
+  IRGenOptions Options;
   llvm::DenseMap<const ptx::Function *, llvm::Function *> DeviceFunctions;
   /// Device functions whose bodies still need to be emitted.
   std::vector<const ptx::Function *> Pending;
@@ -54,8 +56,8 @@ public:
   llvm::BumpPtrAllocator Alloc;
   /// Zeroed constant storage that loads no lane needs read instead.
   llvm::GlobalVariable *getLoadDummy();
-  /// Declares a runtime entry point (see WarpABI.h).
-  llvm::FunctionCallee getRuntimeFunction(llvm::StringRef Name);
+  /// Declares a runtime entry point (RuntimeEntryPoints.def).
+  llvm::FunctionCallee getRuntimeFunction(RuntimeEntry E);
 
 private:
   llvm::Error lowerGlobal(const ptx::VariableDecl &V);

@@ -3,7 +3,7 @@
 #ifndef PTXJIT_LIB_IRGEN_SEMANTICS_H
 #define PTXJIT_LIB_IRGEN_SEMANTICS_H
 
-#include "ptxjit/IRGen/RoundingHelpers.h"
+#include "ptxjit/ABI/RoundingHelpers.h"
 #include "ptxjit/PTX/InstructionTable.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <optional>

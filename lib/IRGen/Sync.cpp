@@ -281,12 +281,12 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
   Value *Id, *Count;
   if (Error E = readBarrierOperands(*this, I, Arriving, Id, Count))
     return E;
-  uint32_t Reduction = 0;
+  BarrierReduction Reduction = BarrierReduction::None;
   Value *Pred = B.getInt32(0);
   if (IsRed) {
-    Reduction = I.hasModifier(Modifier::Popc)  ? 1
-                : I.hasModifier(Modifier::And) ? 2
-                                               : 3;
+    Reduction = I.hasModifier(Modifier::Popc)  ? BarrierReduction::Popc
+                : I.hasModifier(Modifier::And) ? BarrierReduction::And
+                                               : BarrierReduction::Or;
     Expected<LaneValue> P = read(I.Operands[NumOps - 1], ScalarType::Pred);
     if (!P)
       return P.takeError();
@@ -311,9 +311,9 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
   B.SetInsertPoint(WaitHere);
   // The values as they are after the call.
   Value *ParkedA = Parked, *ArrivingA = Arriving, *MaskA = Mask;
-  Value *Got =
-      callBarrierSync({Id, Count, Arriving, B.getInt32(Reduction), Pred, Line},
-                      {&ParkedA, &ArrivingA, &MaskA});
+  Value *Got = callBarrierSync(
+      {Id, Count, Arriving, B.getInt32(uint32_t(Reduction)), Pred, Line},
+      {&ParkedA, &ArrivingA, &MaskA});
   B.CreateStore(B.CreateAnd(ParkedA, B.CreateNot(Got)), ParkedVar);
   Value *All = B.CreateICmpEQ(Got, ArrivingA);
   BasicBlock *Partial = BasicBlock::Create(ML.Ctx, "bar.partial", Fn);
@@ -328,9 +328,9 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
   B.CreateBr(Through);
   // Other lanes of the warp can run: count the arrival and run them.
   B.SetInsertPoint(Park);
-  B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_arrive"),
+  B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::BarArrive),
                {runtimeArg(), Id, Count, Arriving, B.getInt32(1),
-                B.getInt32(Reduction), Pred, Line});
+                B.getInt32(uint32_t(Reduction)), Pred, Line});
   parkAndDispatch(Index, Mask);
   B.SetInsertPoint(Through);
   BasicBlock *Done = BasicBlock::Create(ML.Ctx, "bar.done", Fn);
@@ -361,7 +361,7 @@ Value *FunctionLowering::callBarrierSync(ArrayRef<Value *> Args,
     BarrierSite = B.CreatePHI(I32, 4);
     CallArgs[0] = runtimeArg();
     B.CreateStore(
-        B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_sync"), CallArgs),
+        B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::BarSync), CallArgs),
         BarrierResultVar);
     // An opaque copy of the site: were it a phi of constants, jump threading
     // would give each site its own copy of this block again.
@@ -792,7 +792,7 @@ Error FunctionLowering::lowerBarrierOp(const ptx::Instruction &I) {
     BasicBlock *Done = BasicBlock::Create(ML.Ctx, "arrived", Fn);
     B.CreateCondBr(B.CreateICmpNE(InstMask, B.getInt32(0)), Do, Done);
     B.SetInsertPoint(Do);
-    B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_arrive"),
+    B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::BarArrive),
                  {runtimeArg(), Id, Count, InstMask, B.getInt32(0),
                   B.getInt32(0), B.getInt32(0), B.getInt32(getLine(I.Loc))});
     B.CreateBr(Done);
@@ -804,7 +804,7 @@ Error FunctionLowering::lowerBarrierOp(const ptx::Instruction &I) {
   Value *Id, *Count;
   if (Error E = readBarrierOperands(*this, I, getMask(), Id, Count))
     return E;
-  Value *R = B.CreateCall(ML.getRuntimeFunction("ptxjit_rt_bar_result"),
+  Value *R = B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::BarResult),
                           {runtimeArg(), Id});
   if (I.getType() == ScalarType::Pred)
     return write(I.Operands[0], B.CreateICmpNE(R, B.getInt32(0)),

@@ -1,7 +1,6 @@
 //===- KernelJIT.cpp - Compiling PTX kernels with ORC LLJIT ---------------===//
 
 #include "ptxjit/JIT/KernelJIT.h"
-#include "ptxjit/IRGen/RoundingHelpers.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -96,9 +95,6 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
   for (const auto &[Name, Addr] : Opts.Symbols)
     Runtime[(*J)->mangleAndIntern(Name)] = {ExecutorAddr::fromPtr(Addr),
                                             JITSymbolFlags::Exported};
-  for (const RoundingHelperSymbol &H : RoundingHelperSymbols)
-    Runtime[(*J)->mangleAndIntern(H.Name)] = {ExecutorAddr::fromPtr(H.Address),
-                                              JITSymbolFlags::Exported};
   if (!Runtime.empty())
     if (Error E = (*J)->getMainJITDylib().define(absoluteSymbols(Runtime)))
       return std::move(E);
@@ -110,13 +106,15 @@ static std::string shapeSuffix(const KernelShape &S) {
          std::to_string(S.BlockDim[1]) + "x" + std::to_string(S.BlockDim[2]);
 }
 
-Expected<CompiledKernel> KernelJIT::compile(const ptx::Module &M,
-                                            StringRef Kernel,
-                                            const KernelShape &Shape) {
+Expected<CompiledKernel> KernelJIT::compile(
+    const ptx::Module &M, StringRef Kernel, const KernelShape &Shape,
+    const std::vector<std::pair<std::string, void *>> *ModuleVariables) {
   auto Ctx = std::make_unique<LLVMContext>();
   CompiledKernel K;
+  IRGenOptions IROpts;
+  IROpts.ExternalModuleVariables = ModuleVariables != nullptr;
   Expected<std::unique_ptr<Module>> LM =
-      emitKernel(M, Kernel, Shape, *Ctx, K.Layout);
+      emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
   if (!LM)
     return LM.takeError();
   // Each compilation gets unique symbol names in the shared JITDylib.
@@ -127,10 +125,25 @@ Expected<CompiledKernel> KernelJIT::compile(const ptx::Module &M,
   (*LM)->setDataLayout(J->getDataLayout());
   (*LM)->setTargetTriple(J->getTargetTriple());
   optimizeModule(**LM, Opts.OptLevel);
+  // Each kernel links in a JITDylib of its own, where the module's
+  // variables resolve before the runtime's and the process's symbols.
+  JITDylib *JD = &J->getMainJITDylib();
+  if (ModuleVariables) {
+    Expected<JITDylib &> Own = J->createJITDylib("kernel" + Unique);
+    if (!Own)
+      return Own.takeError();
+    SymbolMap Vars;
+    for (const auto &[Name, Addr] : *ModuleVariables)
+      Vars[J->mangleAndIntern(Name)] = {ExecutorAddr::fromPtr(Addr),
+                                        JITSymbolFlags::Exported};
+    if (Error E = Own->define(absoluteSymbols(std::move(Vars))))
+      return std::move(E);
+    JD = &*Own;
+  }
   if (Error E =
-          J->addIRModule(ThreadSafeModule(std::move(*LM), std::move(Ctx))))
+          J->addIRModule(*JD, ThreadSafeModule(std::move(*LM), std::move(Ctx))))
     return std::move(E);
-  auto Addr = J->lookup(K.Layout.WarpFunctionName);
+  auto Addr = J->lookup(*JD, K.Layout.WarpFunctionName);
   if (!Addr)
     return Addr.takeError();
   K.Entry = Addr->toPtr<WarpFunction>();

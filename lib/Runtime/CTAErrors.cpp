@@ -8,6 +8,7 @@ using namespace ptxjit::runtime;
 
 char CTADeadlockError::ID;
 char CTACancelledError::ID;
+char LaunchError::ID;
 
 void CTADeadlockError::log(raw_ostream &OS) const { OS << Message; }
 
@@ -19,4 +20,10 @@ void CTACancelledError::log(raw_ostream &OS) const { OS << Message; }
 
 std::error_code CTACancelledError::convertToErrorCode() const {
   return std::make_error_code(std::errc::operation_canceled);
+}
+
+void LaunchError::log(raw_ostream &OS) const { OS << Message; }
+
+std::error_code LaunchError::convertToErrorCode() const {
+  return inconvertibleErrorCode();
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/Runtime/DevicePrintf.h"
+#include "ptxjit/ABI/RuntimeEntryPoints.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <cstdio>

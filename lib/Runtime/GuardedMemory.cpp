@@ -1,6 +1,7 @@
 //===- GuardedMemory.cpp - Allocations fenced by inaccessible pages -------===//
 
 #include "ptxjit/Runtime/GuardedMemory.h"
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -46,26 +47,62 @@ void ptxjit::runtime::freeGuarded(void *Data, size_t Size) {
   munmap(Start - Page, Body + 2 * Page);
 }
 
-static thread_local const KernelFaultContext *CurrentKernel = nullptr;
+static thread_local KernelFaultContext *CurrentKernel = nullptr;
 
-void ptxjit::runtime::setKernelFaultContext(const KernelFaultContext *C) {
+namespace {
+/// A signal stack for each thread that runs kernels: a fault from a stack
+/// overflow (a fiber's or the thread's own) cannot be handled on the stack
+/// that overflowed.
+class AlternateSignalStack {
+public:
+  AlternateSignalStack() {
+    Size = std::max<size_t>(64 * 1024, size_t(SIGSTKSZ));
+    Base = mmap(nullptr, Size, PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (Base == MAP_FAILED) {
+      Base = nullptr;
+      return;
+    }
+    stack_t SS;
+    SS.ss_sp = Base;
+    SS.ss_size = Size;
+    SS.ss_flags = 0;
+    if (sigaltstack(&SS, &Previous) != 0) {
+      munmap(Base, Size);
+      Base = nullptr;
+    }
+  }
+  ~AlternateSignalStack() {
+    if (!Base)
+      return;
+    sigaltstack(&Previous, nullptr);
+    munmap(Base, Size);
+  }
+
+private:
+  void *Base = nullptr;
+  size_t Size = 0;
+  stack_t Previous;
+};
+} // namespace
+
+void ptxjit::runtime::setKernelFaultContext(KernelFaultContext *C) {
+  if (C) {
+    static thread_local AlternateSignalStack Stack;
+    (void)Stack;
+  }
   CurrentKernel = C;
 }
 
 static struct sigaction PreviousSegv, PreviousBus;
 
 static void onFault(int Signal, siginfo_t *Info, void *Ucontext) {
-  if (const KernelFaultContext *C = CurrentKernel) {
-    char Message[512];
-    int N = snprintf(Message, sizeof Message,
-                     "ptx-jit: error: invalid memory access at %p in kernel "
-                     "'%s', CTA (%u,%u,%u)\n",
-                     Info->si_addr, C->KernelName ? C->KernelName : "?",
-                     C->CTA[0], C->CTA[1], C->CTA[2]);
-    if (N > 0)
-      (void)!write(STDERR_FILENO, Message,
-                   std::min<size_t>(size_t(N), sizeof Message - 1));
-    _exit(1);
+  if (KernelFaultContext *C = CurrentKernel; C && C->Recovery) {
+    // The launch reports it; the process and other launches live on.
+    C->FaultAddress = Info->si_addr;
+    C->Signal = Signal;
+    CurrentKernel = nullptr;
+    siglongjmp(*C->Recovery, 1);
   }
   // Not a kernel's fault: whoever handled it before (LLVM's crash report).
   struct sigaction &Prev = Signal == SIGBUS ? PreviousBus : PreviousSegv;

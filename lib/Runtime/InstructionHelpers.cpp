@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ptxjit/ABI/WarpABI.h"
+#include "ptxjit/ABI/RuntimeEntryPoints.h"
 
 /// fns.b32 d, mask, base, offset: the position of the offset-th set bit of
 /// mask counting from bit base (upwards for offset > 0, downwards for

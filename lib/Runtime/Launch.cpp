@@ -1,18 +1,21 @@
 //===- Launch.cpp - Running a compiled kernel over a grid -----------------===//
 
 #include "ptxjit/Runtime/Launch.h"
+#include "ptxjit/ABI/CompiledKernel.h"
 #include "ptxjit/ABI/WarpABI.h"
-#include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/Runtime/CTAErrors.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
 #include "ptxjit/Runtime/DevicePrintf.h"
 #include "ptxjit/Runtime/GuardedMemory.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include <csetjmp>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -22,8 +25,13 @@
 using namespace llvm;
 using namespace ptxjit;
 
-static Error launchError(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg.str());
+static Error configError(const Twine &Msg) {
+  return runtime::makeLaunchError(runtime::LaunchFailure::InvalidConfiguration,
+                                  Msg);
+}
+
+static Error valueError(const Twine &Msg) {
+  return runtime::makeLaunchError(runtime::LaunchFailure::InvalidValue, Msg);
 }
 
 Error ptxjit::validateLaunch(const LaunchConfig &C, const KernelLayout &L) {
@@ -33,32 +41,32 @@ Error ptxjit::validateLaunch(const LaunchConfig &C, const KernelLayout &L) {
   static const char Axis[3] = {'x', 'y', 'z'};
   for (unsigned D = 0; D != 3; ++D) {
     if (B[D] == 0 || B[D] > MaxBlock[D])
-      return launchError(formatv("block dimension {0} = {1} is out of range "
+      return configError(formatv("block dimension {0} = {1} is out of range "
                                  "(1..{2})",
                                  Axis[D], B[D], MaxBlock[D]));
     if (G[D] == 0 || G[D] > MaxGrid[D])
-      return launchError(formatv("grid dimension {0} = {1} is out of range "
+      return configError(formatv("grid dimension {0} = {1} is out of range "
                                  "(1..{2})",
                                  Axis[D], G[D], MaxGrid[D]));
   }
   uint64_t Threads = uint64_t(B[0]) * B[1] * B[2];
   if (Threads > MaxThreadsPerBlock)
-    return launchError(formatv("{0} threads per block exceed the limit of {1}",
+    return configError(formatv("{0} threads per block exceed the limit of {1}",
                                Threads, MaxThreadsPerBlock));
   if (L.ReqNTid[0] &&
       (B[0] != L.ReqNTid[0] || B[1] != L.ReqNTid[1] || B[2] != L.ReqNTid[2]))
-    return launchError(formatv("block {0}x{1}x{2} does not match the kernel's "
+    return configError(formatv("block {0}x{1}x{2} does not match the kernel's "
                                ".reqntid {3}, {4}, {5}",
                                B[0], B[1], B[2], L.ReqNTid[0], L.ReqNTid[1],
                                L.ReqNTid[2]));
   if (L.MaxNTid[0] &&
       Threads > uint64_t(L.MaxNTid[0]) * L.MaxNTid[1] * L.MaxNTid[2])
-    return launchError(formatv("{0} threads per block exceed the kernel's "
+    return configError(formatv("{0} threads per block exceed the kernel's "
                                ".maxntid {1}, {2}, {3}",
                                Threads, L.MaxNTid[0], L.MaxNTid[1],
                                L.MaxNTid[2]));
   if (L.StaticSharedSize + C.DynamicSharedBytes > MaxSharedBytesPerBlock)
-    return launchError(formatv(
+    return valueError(formatv(
         "{0} bytes of shared memory ({1} static + {2} dynamic) exceed the "
         "limit of {3} per block",
         L.StaticSharedSize + C.DynamicSharedBytes, L.StaticSharedSize,
@@ -108,7 +116,17 @@ std::string lanesText(uint32_t Lanes) {
   return Text;
 }
 
-/// Runs CTAs taken from a shared counter; one per host thread.
+/// Hands out the CTAs of one launch to its workers, a few at a time to keep
+/// the shared counter cool.
+struct CTAQueue {
+  uint64_t NumCTAs = 0;
+  uint64_t Chunk = 1;
+  std::atomic<uint64_t> Next{0};
+  /// Set when a worker failed: the others stop at their next CTA.
+  std::atomic<bool> Failed{false};
+};
+
+/// Runs CTAs taken from a CTAQueue; one per host thread.
 class CTAWorker {
 public:
   ~CTAWorker() {
@@ -130,6 +148,7 @@ public:
     SharedBase = static_cast<char *>(
         runtime::allocateGuarded(std::max<uint64_t>(SharedSize, 16), 256));
     Fault.KernelName = K.Name.c_str();
+    Fault.Recovery = &Recovery;
     Slots.resize(NumWarps);
     static const uint8_t NeverCancel = 0;
     // What does not change between CTAs is set once.
@@ -158,6 +177,32 @@ public:
     }
   }
 
+  /// Runs CTAs from Q until it is empty, the launch is cancelled or a CTA
+  /// fails.
+  Error runFrom(CTAQueue &Q) {
+    if (!SharedBase)
+      return makeLaunchError(runtime::LaunchFailure::OutOfResources,
+                             formatv("cannot map {0} bytes of shared memory "
+                                     "for kernel '{1}'",
+                                     SharedSize, K.Name));
+    while (!Q.Failed.load(std::memory_order_relaxed)) {
+      if (C.Cancel && C.Cancel->load(std::memory_order_relaxed))
+        return makeLaunchError(runtime::LaunchFailure::Cancelled,
+                               "kernel '" + K.Name + "' was cancelled");
+      uint64_t First = Q.Next.fetch_add(Q.Chunk, std::memory_order_relaxed);
+      if (First >= Q.NumCTAs)
+        break;
+      uint64_t Last = std::min(Q.NumCTAs, First + Q.Chunk);
+      for (uint64_t CTA = First; CTA != Last; ++CTA)
+        if (Error E = runCTA(CTA))
+          return E;
+    }
+    return Error::success();
+  }
+
+  LaunchStats Stats;
+
+private:
   Error runCTA(uint64_t Linear) {
     const uint32_t *G = C.Grid;
     uint32_t Id[3] = {uint32_t(Linear % G[0]), uint32_t(Linear / G[0] % G[1]),
@@ -165,31 +210,18 @@ public:
     if (SharedSize)
       std::memset(SharedBase, 0, SharedSize);
     std::copy(Id, Id + 3, Fault.CTA);
-    runtime::setKernelFaultContext(&Fault);
-    auto ClearFault =
-        llvm::scope_exit([] { runtime::setKernelFaultContext(nullptr); });
     for (WarpSlot &S : Slots)
       std::copy(Id, Id + 3, S.Ctx.CtaId);
-    Error E = Error::success();
-    if (!K.Layout.UsesCTABarriers) {
-      // No barriers: the warps run one after another, no fibers.
-      for (unsigned W = 0; W != NumWarps; ++W) {
-        runWarpSlot(&Slots[W]);
-        if (Slots[W].Ctx.Status != WS_Running)
-          break;
-      }
-    } else {
-      runtime::CTALaunch L;
-      L.Fn = runWarpSlot;
-      L.WarpCtxs = SlotPtrs;
-      L.NumThreads = NumThreads;
-      L.KernelName = K.Name;
-      std::copy(Id, Id + 3, L.CTAId);
-      L.Cancel = C.Cancel;
-      // Even one warp runs as a fiber: its lanes may wait at different
-      // barriers, a deadlock the scheduler must see to report it.
-      E = Scheduler.run(L);
+    RunningWarp = 0;
+    // A fault in the kernel (a wild access, a stack overflow) comes back
+    // here: the CTA's warps are abandoned and the launch fails.
+    if (sigsetjmp(Recovery, /*savemask=*/1)) {
+      Scheduler.abandon();
+      return faultError(Id);
     }
+    runtime::setKernelFaultContext(&Fault);
+    Error E = runWarps(Id);
+    runtime::setKernelFaultContext(nullptr);
     // A warp that stopped says why; that is the more precise report.
     for (unsigned W = 0; W != NumWarps; ++W)
       if (Slots[W].Ctx.Status != WS_Running) {
@@ -203,9 +235,41 @@ public:
     return Error::success();
   }
 
-  LaunchStats Stats;
+  Error runWarps(const uint32_t *Id) {
+    if (!K.Layout.UsesCTABarriers) {
+      // No barriers: the warps run one after another, no fibers.
+      for (unsigned W = 0; W != NumWarps; ++W) {
+        RunningWarp = W;
+        runWarpSlot(&Slots[W]);
+        if (Slots[W].Ctx.Status != WS_Running)
+          break;
+      }
+      return Error::success();
+    }
+    runtime::CTALaunch L;
+    L.Fn = runWarpSlot;
+    L.WarpCtxs = SlotPtrs;
+    L.NumThreads = NumThreads;
+    L.KernelName = K.Name;
+    std::copy(Id, Id + 3, L.CTAId);
+    L.Cancel = C.Cancel;
+    // Even one warp runs as a fiber: its lanes may wait at different
+    // barriers, a deadlock the scheduler must see to report it.
+    return Scheduler.run(L);
+  }
 
-private:
+  Error faultError(const uint32_t *Id) {
+    unsigned W = K.Layout.UsesCTABarriers ? Scheduler.currentWarp()
+                                          : unsigned(RunningWarp);
+    return makeLaunchError(
+        runtime::LaunchFailure::IllegalAddress,
+        formatv("invalid memory access at 0x{0} in kernel '{1}', CTA "
+                "({2},{3},{4}), warp {5}",
+                utohexstr(reinterpret_cast<uintptr_t>(Fault.FaultAddress),
+                          /*LowerCase=*/true),
+                K.Name, Id[0], Id[1], Id[2], W));
+  }
+
   /// A CTA deadlock report names barriers only; add the lanes of each warp
   /// that wait at warp-synchronous instructions meanwhile.
   Error addSyncWaits(Error E) {
@@ -227,31 +291,39 @@ private:
   }
 
   Error statusError(const WarpContext &Ctx, const uint32_t *Id, unsigned W) {
+    using runtime::LaunchFailure;
     std::string Where = formatv("kernel '{0}', CTA ({1},{2},{3}), warp {4}",
                                 K.Name, Id[0], Id[1], Id[2], W)
                             .str();
     switch (Ctx.Status) {
     case WS_Trap:
-      return launchError(formatv("trap executed in {0}, lanes {1} (line {2})",
-                                 Where, lanesText(Ctx.StatusLanes),
-                                 Ctx.StatusLine));
+      return makeLaunchError(
+          LaunchFailure::Trap,
+          formatv("trap executed in {0}, lanes {1} (line {2})", Where,
+                  lanesText(Ctx.StatusLanes), Ctx.StatusLine));
     case WS_Assert:
-      return launchError(formatv("device assertion failed in {0}, lanes {1} "
-                                 "(line {2})",
-                                 Where, lanesText(Ctx.StatusLanes),
-                                 Ctx.StatusLine));
+      return makeLaunchError(LaunchFailure::Assert,
+                             formatv("device assertion failed in {0}, lanes "
+                                     "{1} (line {2})",
+                                     Where, lanesText(Ctx.StatusLanes),
+                                     Ctx.StatusLine));
     case WS_BadBranchIndex:
-      return launchError(formatv("brx.idx index {0} is past its table of "
-                                 "targets in {1}, lanes {2} (line {3})",
-                                 Ctx.StatusAux, Where,
-                                 lanesText(Ctx.StatusLanes), Ctx.StatusLine));
+      return makeLaunchError(
+          LaunchFailure::IllegalInstruction,
+          formatv("brx.idx index {0} is past its table of targets in {1}, "
+                  "lanes {2} (line {3})",
+                  Ctx.StatusAux, Where, lanesText(Ctx.StatusLanes),
+                  Ctx.StatusLine));
     case WS_Cancelled:
-      return launchError(
+      return makeLaunchError(
+          LaunchFailure::Cancelled,
           formatv("{0} was cancelled at line {1}", Where, Ctx.StatusLine));
     default:
-      return launchError(formatv(
-          "deadlock in {0}: {1}; lanes of their member masks never arrive",
-          Where, describeSyncGroups(Ctx, Ctx.StatusLanes)));
+      return makeLaunchError(
+          LaunchFailure::Deadlock,
+          formatv("deadlock in {0}: {1}; lanes of their member masks never "
+                  "arrive",
+                  Where, describeSyncGroups(Ctx, Ctx.StatusLanes)));
     }
   }
 
@@ -261,6 +333,9 @@ private:
   uint64_t SharedSize;
   char *SharedBase = nullptr;
   runtime::KernelFaultContext Fault;
+  sigjmp_buf Recovery;
+  /// The warp running without fibers (read after a fault's jump).
+  volatile unsigned RunningWarp = 0;
   std::vector<WarpSlot> Slots;
   SmallVector<void *, 32> SlotPtrs;
   runtime::CTAScheduler Scheduler;
@@ -274,7 +349,7 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
     return E;
   for (unsigned D = 0; D != 3; ++D)
     if (C.Block[D] != K.Shape.BlockDim[D])
-      return launchError("kernel was compiled for a different block shape");
+      return valueError("kernel was compiled for a different block shape");
 
   uint64_t NumCTAs = uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2];
   unsigned Workers = C.NumThreads
@@ -282,10 +357,11 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
                          : std::max(1u, std::thread::hardware_concurrency());
   Workers = unsigned(std::min<uint64_t>(Workers, NumCTAs));
 
-  std::atomic<uint64_t> Next{0};
-  uint64_t Chunk =
-      std::clamp<uint64_t>(NumCTAs / (uint64_t(Workers) * 16), 1, 64);
-  std::atomic<bool> Failed{false};
+  // Faults in the kernel come back as errors (CTAWorker::runCTA).
+  runtime::installKernelFaultHandler();
+  CTAQueue Queue;
+  Queue.NumCTAs = NumCTAs;
+  Queue.Chunk = std::clamp<uint64_t>(NumCTAs / (uint64_t(Workers) * 16), 1, 64);
   std::mutex ErrorLock;
   Error FirstError = Error::success();
   std::vector<LaunchStats> PerWorker(Workers);
@@ -293,39 +369,30 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
   runtime::FiberStackPool Pool;
   auto Work = [&](unsigned Index) {
     CTAWorker W(K, Params, C, Index, Workers, Pool);
-    while (!Failed.load(std::memory_order_relaxed)) {
-      if (C.Cancel && C.Cancel->load(std::memory_order_relaxed)) {
-        std::lock_guard<std::mutex> G(ErrorLock);
-        if (!Failed.exchange(true))
-          FirstError = launchError("kernel '" + K.Name + "' was cancelled");
-        break;
-      }
-      // CTAs are claimed a few at a time to keep the shared counter cool.
-      uint64_t First = Next.fetch_add(Chunk, std::memory_order_relaxed);
-      if (First >= NumCTAs)
-        break;
-      uint64_t Last = std::min(NumCTAs, First + Chunk);
-      Error E = Error::success();
-      for (uint64_t CTA = First; CTA != Last && !E; ++CTA)
-        E = W.runCTA(CTA);
-      if (E) {
-        std::lock_guard<std::mutex> G(ErrorLock);
-        if (!Failed.exchange(true))
-          FirstError = std::move(E);
-        else
-          consumeError(std::move(E));
-        break;
-      }
+    if (Error E = W.runFrom(Queue)) {
+      std::lock_guard<std::mutex> G(ErrorLock);
+      if (!Queue.Failed.exchange(true))
+        FirstError = std::move(E);
+      else
+        consumeError(std::move(E));
     }
     PerWorker[Index] = W.Stats;
   };
 
-  std::vector<std::thread> Threads;
-  for (unsigned I = 1; I < Workers; ++I)
-    Threads.emplace_back(Work, I);
-  Work(0);
-  for (std::thread &T : Threads)
-    T.join();
+  if (C.Pool) {
+    ThreadPoolTaskGroup Group(*C.Pool);
+    for (unsigned I = 1; I < Workers; ++I)
+      Group.async(Work, I);
+    Work(0);
+    Group.wait();
+  } else {
+    std::vector<std::thread> Threads;
+    for (unsigned I = 1; I < Workers; ++I)
+      Threads.emplace_back(Work, I);
+    Work(0);
+    for (std::thread &T : Threads)
+      T.join();
+  }
   flushDeviceOutput();
   if (Stats)
     for (const LaunchStats &S : PerWorker) {

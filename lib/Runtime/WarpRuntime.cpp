@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/Runtime/WarpRuntime.h"
+#include "ptxjit/ABI/RuntimeEntryPoints.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
 
@@ -69,14 +70,10 @@ extern "C" void ptxjit_rt_yield(void *Runtime) { scheduler(Runtime).yield(); }
 
 std::vector<std::pair<std::string, void *>> runtime::getRuntimeSymbols() {
   return {
-      {"ptxjit_rt_bar_arrive", reinterpret_cast<void *>(&ptxjit_rt_bar_arrive)},
-      {"ptxjit_rt_bar_wait", reinterpret_cast<void *>(&ptxjit_rt_bar_wait)},
-      {"ptxjit_rt_bar_sync", reinterpret_cast<void *>(&ptxjit_rt_bar_sync)},
-      {"ptxjit_rt_bar_result", reinterpret_cast<void *>(&ptxjit_rt_bar_result)},
-      {"ptxjit_rt_exit_lanes", reinterpret_cast<void *>(&ptxjit_rt_exit_lanes)},
-      {"ptxjit_rt_yield", reinterpret_cast<void *>(&ptxjit_rt_yield)},
-      {"ptxjit_rt_vprintf", reinterpret_cast<void *>(&ptxjit_rt_vprintf)},
-      {"ptxjit_rt_fns", reinterpret_cast<void *>(&ptxjit_rt_fns)},
-      {"ptxjit_rt_assertfail", reinterpret_cast<void *>(&ptxjit_rt_assertfail)},
+#define PTXJIT_RUNTIME_ENTRY(Id, Name, Effects, Type)                          \
+  {#Name, reinterpret_cast<void *>(&Name)},
+#define PTXJIT_RUNTIME_LIBCALL(Symbol, Name, Type)                             \
+  {#Symbol, reinterpret_cast<void *>(&Name)},
+#include "ptxjit/ABI/RuntimeEntryPoints.def"
   };
 }

@@ -7,13 +7,16 @@
 // %Params is the kernel's parameter buffer laid out as PTX declares it, and
 // %Warp points to a WarpContext the runtime fills before each call. The
 // generated code reads the context with fixed offsets, so this struct is
-// part of the ABI: IRGen builds its LLVM type from the field list below.
+// part of the ABI: the struct and IRGen's LLVM type both come from
+// WarpContextFields.def. The functions generated code calls are listed in
+// RuntimeEntryPoints.def.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PTXJIT_ABI_WARPABI_H
 #define PTXJIT_ABI_WARPABI_H
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ptxjit {
@@ -31,82 +34,62 @@ enum WarpStatus : uint32_t {
   WS_BadBranchIndex = 5, ///< brx.idx past its table (StatusAux: the index)
 };
 
+namespace abi {
+/// Names a C++ type given as one macro argument, arrays included.
+template <typename T> using FieldType = T;
+
+/// The offset a field has in a struct laid out naturally (each field at the
+/// next multiple of its alignment), which is how LLVM lays out the
+/// non-packed struct type IRGen builds from the same field list.
+constexpr uint64_t naturalOffset(const uint64_t *Sizes, const uint64_t *Aligns,
+                                 unsigned Field) {
+  uint64_t Offset = 0;
+  for (unsigned I = 0;; ++I) {
+    Offset = (Offset + Aligns[I] - 1) / Aligns[I] * Aligns[I];
+    if (I == Field)
+      return Offset;
+    Offset += Sizes[I];
+  }
+}
+} // namespace abi
+
+/// What the runtime tells one warp function call (WarpContextFields.def).
 struct WarpContext {
-  uint32_t CtaId[3];          ///< %ctaid
-  uint32_t NCtaId[3];         ///< %nctaid
-  uint32_t WarpIndex;         ///< warp within the CTA (%warpid)
-  uint32_t InitialMask;       ///< lanes that exist (partial last warp)
-  char *SharedBase;           ///< the CTA's shared memory
-  uint32_t DynamicSharedSize; ///< %dynamic_smem_size
-  uint32_t TotalSharedSize;   ///< %total_smem_size
-  uint64_t GridId;            ///< %gridid
-  uint32_t SMId;              ///< %smid (the host thread running the CTA)
-  uint32_t NSMId;             ///< %nsmid
-  /// The CTA scheduler running this warp (runtime calls take it).
-  void *Runtime;
-  /// Never null; the warp stops at its next backward branch when nonzero.
-  const volatile uint8_t *Cancel;
-  uint32_t Status;      ///< WarpStatus
-  uint32_t StatusLine;  ///< PTX line where the warp stopped
-  uint32_t StatusLanes; ///< lanes concerned (trap, deadlock)
-  uint32_t StatusAux;   ///< deadlock: the lanes they wait for
-  /// Warp-level deadlock: the PTX line each blocked lane waits at.
-  uint32_t LaneLines[WarpSize];
-  /// While the warp waits at a CTA barrier: its lanes blocked at
-  /// warp-synchronous instructions (their lines in LaneLines), for a CTA
-  /// deadlock report.
-  uint32_t SyncWaitLanes;
-  /// Set by the kernel's warp function: the top of its stack frame. The
-  /// .local frames of the kernel and the device functions it calls lie
-  /// between a callee's stack pointer and this (isspacep.local in callees).
-  char *LocalStackTop;
+#define PTXJIT_WARP_CONTEXT_FIELD(Name, Type) abi::FieldType<Type> Name;
+#include "ptxjit/ABI/WarpContextFields.def"
 };
 
 /// Field indices of WarpContext in the LLVM struct type IRGen builds.
 enum WarpContextField : unsigned {
-  WCF_CtaId,
-  WCF_NCtaId,
-  WCF_WarpIndex,
-  WCF_InitialMask,
-  WCF_SharedBase,
-  WCF_DynamicSharedSize,
-  WCF_TotalSharedSize,
-  WCF_GridId,
-  WCF_SMId,
-  WCF_NSMId,
-  WCF_Runtime,
-  WCF_Cancel,
-  WCF_Status,
-  WCF_StatusLine,
-  WCF_StatusLanes,
-  WCF_StatusAux,
-  WCF_LaneLines,
-  WCF_SyncWaitLanes,
-  WCF_LocalStackTop,
+#define PTXJIT_WARP_CONTEXT_FIELD(Name, Type) WCF_##Name,
+#include "ptxjit/ABI/WarpContextFields.def"
+  WCF_NumFields
 };
 
-/// Runtime entry points the generated code calls (kernels with CTA
-/// barriers only); Runtime is WarpContext::Runtime.
-extern "C" {
-void ptxjit_rt_bar_arrive(void *Runtime, uint32_t Barrier, uint32_t Count,
-                          uint32_t Lanes, uint32_t Wait, uint32_t Reduction,
-                          uint32_t Predicate, uint32_t Line);
-uint32_t ptxjit_rt_bar_wait(void *Runtime);
-/// Arrive (waiting) and wait; returns every lane of the warp released since
-/// the last wait, these or ones parked before.
-uint32_t ptxjit_rt_bar_sync(void *Runtime, uint32_t Barrier, uint32_t Count,
-                            uint32_t Lanes, uint32_t Reduction,
-                            uint32_t Predicate, uint32_t Line);
-uint32_t ptxjit_rt_bar_result(void *Runtime, uint32_t Barrier);
-void ptxjit_rt_exit_lanes(void *Runtime, uint32_t Lanes);
-void ptxjit_rt_yield(void *Runtime);
-/// fns.b32, lane by lane.
-uint32_t ptxjit_rt_fns(uint32_t Mask, uint32_t Base, int32_t Offset);
-/// Device printf and assert (any kernel).
-int32_t ptxjit_rt_vprintf(uint64_t Format, uint64_t Args);
-void ptxjit_rt_assertfail(uint64_t Message, uint64_t File, uint32_t Line,
-                          uint64_t Function, const uint32_t *Where);
-}
+namespace abi {
+constexpr uint64_t WarpContextFieldSizes[] = {
+#define PTXJIT_WARP_CONTEXT_FIELD(Name, Type) sizeof(FieldType<Type>),
+#include "ptxjit/ABI/WarpContextFields.def"
+};
+constexpr uint64_t WarpContextFieldAligns[] = {
+#define PTXJIT_WARP_CONTEXT_FIELD(Name, Type) alignof(FieldType<Type>),
+#include "ptxjit/ABI/WarpContextFields.def"
+};
+} // namespace abi
+
+// Generated code addresses fields by index in the natural layout; the C++
+// struct must agree.
+#define PTXJIT_WARP_CONTEXT_FIELD(Name, Type)                                  \
+  static_assert(offsetof(WarpContext, Name) ==                                 \
+                    abi::naturalOffset(abi::WarpContextFieldSizes,             \
+                                       abi::WarpContextFieldAligns,            \
+                                       WCF_##Name),                            \
+                "WarpContext::" #Name " is not where IRGen expects it");
+#include "ptxjit/ABI/WarpContextFields.def"
+
+/// How bar.red combines the predicates of the arriving threads (the
+/// Reduction argument of the barrier entry points).
+enum class BarrierReduction : uint32_t { None, Popc, And, Or };
 
 using WarpFunction = void (*)(const void *Params, WarpContext *Warp);
 

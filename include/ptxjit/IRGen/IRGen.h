@@ -3,7 +3,7 @@
 #ifndef PTXJIT_IRGEN_IRGEN_H
 #define PTXJIT_IRGEN_IRGEN_H
 
-#include "ptxjit/ABI/KernelShape.h"
+#include "ptxjit/ABI/CompiledKernel.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -22,23 +22,16 @@ class Module;
 struct Function;
 } // namespace ptx
 
-/// Layout facts the runtime needs to launch the generated warp function.
-struct KernelLayout {
-  std::string WarpFunctionName;
-  uint64_t ParamBufferSize = 0;
-  /// Offset of each kernel parameter in the parameter buffer.
-  std::vector<uint64_t> ParamOffsets;
-  uint64_t StaticSharedSize = 0;
-  /// Where dynamic (extern) shared memory starts.
-  uint64_t DynamicSharedOffset = 0;
-  /// The warps run as fibers: the kernel has CTA barriers, or its warps may
-  /// wait for each other through memory.
-  bool UsesCTABarriers = false;
-  /// The kernel's .reqntid and .maxntid (0 where absent): a launch that
-  /// does not fit them is rejected, as on a GPU.
-  uint32_t ReqNTid[3] = {0, 0, 0};
-  uint32_t MaxNTid[3] = {0, 0, 0};
+struct IRGenOptions {
+  /// The module's .global and .const variables (ptx::isModuleVariable) are
+  /// external declarations named getModuleVariableSymbol(Name), whose
+  /// memory the loader owns and shares between kernels. Otherwise each
+  /// generated module defines its own, initialized.
+  bool ExternalModuleVariables = false;
 };
+
+/// The symbol of a module variable in generated code.
+std::string getModuleVariableSymbol(llvm::StringRef Name);
 
 /// Lowers the kernel named Kernel and every function it reaches into a new
 /// LLVM module. Errors name the PTX line of the construct that could not be
@@ -46,7 +39,7 @@ struct KernelLayout {
 llvm::Expected<std::unique_ptr<llvm::Module>>
 emitKernel(const ptx::Module &M, llvm::StringRef Kernel,
            const KernelShape &Shape, llvm::LLVMContext &Ctx,
-           KernelLayout &Layout);
+           KernelLayout &Layout, const IRGenOptions &Options = {});
 
 } // namespace ptxjit
 

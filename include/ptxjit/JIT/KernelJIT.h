@@ -3,8 +3,8 @@
 #ifndef PTXJIT_JIT_KERNELJIT_H
 #define PTXJIT_JIT_KERNELJIT_H
 
+#include "ptxjit/ABI/CompiledKernel.h"
 #include "ptxjit/IRGen/IRGen.h"
-#include "ptxjit/ABI/WarpABI.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -25,14 +25,6 @@ namespace ptx {
 class Module;
 } // namespace ptx
 
-/// A kernel compiled for one block shape, ready to launch.
-struct CompiledKernel {
-  WarpFunction Entry = nullptr;
-  KernelLayout Layout;
-  KernelShape Shape;
-  std::string Name;
-};
-
 struct JITOptions {
   unsigned OptLevel = 2; ///< 0-3
   /// Host functions generated code may call (runtime entry points).
@@ -46,10 +38,14 @@ public:
   ~KernelJIT();
 
   /// Lowers, optimizes and compiles the kernel named Kernel (and only what
-  /// it reaches) for the block shape Shape.
-  llvm::Expected<CompiledKernel> compile(const ptx::Module &M,
-                                         llvm::StringRef Kernel,
-                                         const KernelShape &Shape);
+  /// it reaches) for the block shape Shape. With \p ModuleVariables, the
+  /// module's variables are external (IRGenOptions) and bound to these
+  /// addresses (symbol name, address); otherwise the kernel gets its own.
+  llvm::Expected<CompiledKernel>
+  compile(const ptx::Module &M, llvm::StringRef Kernel,
+          const KernelShape &Shape,
+          const std::vector<std::pair<std::string, void *>> *ModuleVariables =
+              nullptr);
 
   /// The optimized LLVM IR of a kernel, as `emit-llvm` prints it.
   static llvm::Error emitIR(const ptx::Module &M, llvm::StringRef Kernel,

@@ -14,6 +14,7 @@
 #ifndef PTXJIT_RUNTIME_CTABARRIERS_H
 #define PTXJIT_RUNTIME_CTABARRIERS_H
 
+#include "ptxjit/ABI/WarpABI.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -30,12 +31,12 @@ namespace runtime {
 
 /// Bit L is lane L of a warp.
 using LaneMask = uint32_t;
-constexpr unsigned WarpSize = 32;
+using ptxjit::WarpSize;
 constexpr LaneMask AllLanes = ~LaneMask(0);
 constexpr unsigned NumCTABarriers = 16;
 
 /// The reduction of bar.red; None for bar.sync and bar.arrive.
-enum class BarrierReduction : uint8_t { None, Popc, And, Or };
+using ptxjit::BarrierReduction;
 
 /// One group of lanes of one warp reaching a named barrier.
 struct BarrierArrival {

@@ -9,6 +9,7 @@
 #ifndef PTXJIT_RUNTIME_CTAERRORS_H
 #define PTXJIT_RUNTIME_CTAERRORS_H
 
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 #include <string>
 
@@ -41,6 +42,40 @@ public:
 private:
   std::string Message;
 };
+
+/// Why a launch failed, for callers that map failures to error codes (the
+/// device layer's cudaError_t-like codes).
+enum class LaunchFailure : uint8_t {
+  InvalidConfiguration, ///< block or grid dimensions a GPU rejects
+  InvalidValue,         ///< too much shared memory, wrong block shape
+  OutOfResources,       ///< memory for the launch could not be had
+  IllegalAddress,       ///< a kernel's memory access faulted
+  Trap,                 ///< trap
+  Assert,               ///< a device assert failed
+  IllegalInstruction,   ///< brx.idx past its table
+  Deadlock,             ///< lanes wait for lanes that never arrive
+  Cancelled,            ///< the launch's cancel flag (a time limit)
+};
+
+/// A launch stopped or was refused; the message says where and why.
+class LaunchError : public llvm::ErrorInfo<LaunchError> {
+public:
+  static char ID;
+  LaunchError(LaunchFailure Kind, std::string Message)
+      : Kind(Kind), Message(std::move(Message)) {}
+  LaunchFailure getKind() const { return Kind; }
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+
+private:
+  LaunchFailure Kind;
+  std::string Message;
+};
+
+inline llvm::Error makeLaunchError(LaunchFailure Kind,
+                                   const llvm::Twine &Message) {
+  return llvm::make_error<LaunchError>(Kind, Message.str());
+}
 
 } // namespace runtime
 } // namespace ptxjit

@@ -108,6 +108,13 @@ public:
 
   /// Gives the stacks back to the pool (they are taken again when needed).
   void releaseStacks();
+  /// Forgets the running CTA after a fault unwound past its warps; their
+  /// stacks stay and are reset before they run again.
+  void abandon() {
+    Launch = nullptr;
+    consumeError(std::move(Stop));
+    Stop = llvm::Error::success();
+  }
 
 private:
   enum class WarpState : uint8_t { Ready, Running, Blocked, Exited };

@@ -4,14 +4,15 @@
 // Kernel-visible memory the emulator allocates (buffers of `ptx-jit run`, a
 // CTA's shared memory) sits between two inaccessible pages, its end as close
 // to the upper one as its alignment allows. A kernel that runs past either
-// end faults at once (and the fault handler names the kernel) instead of
-// silently corrupting the host's heap.
+// end faults at once, and the launch stops with an error naming the kernel,
+// instead of silently corrupting the host's heap.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PTXJIT_RUNTIME_GUARDEDMEMORY_H
 #define PTXJIT_RUNTIME_GUARDEDMEMORY_H
 
+#include <csetjmp>
 #include <cstddef>
 #include <cstdint>
 
@@ -23,18 +24,25 @@ namespace runtime {
 void *allocateGuarded(size_t Size, size_t Align);
 void freeGuarded(void *Data, size_t Size);
 
-/// While a kernel runs on this thread: what a fault report names.
+/// While a kernel runs on this thread: where a fault in it returns to, and
+/// what the report names.
 struct KernelFaultContext {
   const char *KernelName = nullptr;
   uint32_t CTA[3] = {0, 0, 0};
+  /// The worker's recovery point (sigsetjmp with the signal mask saved):
+  /// a fault jumps there, abandoning the CTA's warps.
+  sigjmp_buf *Recovery = nullptr;
+  /// Set by the fault handler before it jumps.
+  void *FaultAddress = nullptr;
+  int Signal = 0;
 };
 /// Sets (or, with nullptr, clears) the running kernel of this thread.
-void setKernelFaultContext(const KernelFaultContext *Context);
+void setKernelFaultContext(KernelFaultContext *Context);
 
-/// Installs a SIGSEGV/SIGBUS handler that, for a fault while a kernel runs,
-/// prints "ptx-jit: error: invalid memory access at 0x... in kernel '...',
-/// CTA (x,y,z)" and exits with status 1; other faults go to the handler
-/// installed before. Safe to call more than once.
+/// Installs a SIGSEGV/SIGBUS handler that, for a fault while a kernel runs
+/// on this thread, records the address and jumps to the running context's
+/// Recovery point; other faults go to the handler installed before. Safe to
+/// call more than once.
 void installKernelFaultHandler();
 
 } // namespace runtime

@@ -14,6 +14,10 @@
 #include <atomic>
 #include <cstdint>
 
+namespace llvm {
+class ThreadPoolInterface;
+} // namespace llvm
+
 namespace ptxjit {
 
 struct CompiledKernel;
@@ -27,6 +31,8 @@ struct LaunchConfig {
   unsigned NumThreads = 0;
   /// Set from another thread to stop the launch (--timeout).
   const std::atomic<bool> *Cancel = nullptr;
+  /// Threads to run CTAs on besides the caller's; null: start them.
+  llvm::ThreadPoolInterface *Pool = nullptr;
 };
 
 struct LaunchStats {

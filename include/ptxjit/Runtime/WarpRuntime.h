@@ -10,8 +10,8 @@
 namespace ptxjit {
 namespace runtime {
 
-/// Name and address of every entry point generated code may call (the
-/// ptxjit_rt_* functions of WarpABI.h), for JITOptions::Symbols.
+/// Name and address of every function generated code may call (the entry
+/// points and libcalls of RuntimeEntryPoints.def), for the JIT's symbols.
 std::vector<std::pair<std::string, void *>> getRuntimeSymbols();
 
 } // namespace runtime

@@ -7,7 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ptxjit/IRGen/RoundingHelpers.h"
+#include "ptxjit/ABI/RoundingHelpers.h"
+#include "ptxjit/ABI/RuntimeEntryPoints.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/bit.h"
 #include <cmath>
@@ -190,10 +191,19 @@ extern "C" void ptxjit_convert_int(uint32_t To, uint32_t SrcBits,
   }
 }
 
-const RoundingHelperSymbol ptxjit::RoundingHelperSymbols[5] = {
-    {"ptxjit_rounded_f32", reinterpret_cast<void *>(&ptxjit_rounded_f32)},
-    {"ptxjit_rounded_f64", reinterpret_cast<void *>(&ptxjit_rounded_f64)},
-    {"ptxjit_rounded_half", reinterpret_cast<void *>(&ptxjit_rounded_half)},
-    {"ptxjit_convert_float", reinterpret_cast<void *>(&ptxjit_convert_float)},
-    {"ptxjit_convert_int", reinterpret_cast<void *>(&ptxjit_convert_int)},
-};
+// Float to bfloat16, rounded to nearest even, for the libcalls LLVM emits
+// (RuntimeEntryPoints.def): NaNs stay NaNs (quiet, sign kept). A bf16
+// result travels in the low 16 bits of %xmm0, so it is returned as the float
+// whose low bits are the bf16's (C++ here has no bf16 conversions to lean
+// on without the very libcall this replaces).
+static float toBF16(const APFloat &V) {
+  APFloat R = V;
+  bool LosesInfo;
+  R.convert(APFloat::BFloat(), APFloat::rmNearestTiesToEven, &LosesInfo);
+  if (R.isNaN())
+    R = APFloat::getQNaN(APFloat::BFloat(), V.isNegative());
+  return llvm::bit_cast<float>(uint32_t(R.bitcastToAPInt().getZExtValue()));
+}
+
+extern "C" float ptxjit_truncsfbf2(float F) { return toBF16(APFloat(F)); }
+extern "C" float ptxjit_truncdfbf2(double D) { return toBF16(APFloat(D)); }

@@ -1,0 +1,49 @@
+//===- CompiledKernel.h - A kernel ready for the runtime --------*- C++ -*-===//
+//
+// What the code generator tells the runtime about a kernel it compiled: the
+// warp function, how its parameter buffer and shared memory are laid out,
+// and whether its warps run as fibers. IRGen fills KernelLayout, the JIT
+// adds the entry address, the runtime launches it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_ABI_COMPILEDKERNEL_H
+#define PTXJIT_ABI_COMPILEDKERNEL_H
+
+#include "ptxjit/ABI/KernelShape.h"
+#include "ptxjit/ABI/WarpABI.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptxjit {
+
+/// Layout facts the runtime needs to launch the generated warp function.
+struct KernelLayout {
+  std::string WarpFunctionName;
+  uint64_t ParamBufferSize = 0;
+  /// Offset of each kernel parameter in the parameter buffer.
+  std::vector<uint64_t> ParamOffsets;
+  uint64_t StaticSharedSize = 0;
+  /// Where dynamic (extern) shared memory starts.
+  uint64_t DynamicSharedOffset = 0;
+  /// The warps run as fibers: the kernel has CTA barriers, or its warps may
+  /// wait for each other through memory.
+  bool UsesCTABarriers = false;
+  /// The kernel's .reqntid and .maxntid (0 where absent): a launch that
+  /// does not fit them is rejected, as on a GPU.
+  uint32_t ReqNTid[3] = {0, 0, 0};
+  uint32_t MaxNTid[3] = {0, 0, 0};
+};
+
+/// A kernel compiled for one block shape, ready to launch.
+struct CompiledKernel {
+  WarpFunction Entry = nullptr;
+  KernelLayout Layout;
+  KernelShape Shape;
+  std::string Name;
+};
+
+} // namespace ptxjit
+
+#endif
