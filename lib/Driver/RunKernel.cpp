@@ -1,20 +1,15 @@
 //===- RunKernel.cpp - The `ptx-jit run` command --------------------------===//
 
 #include "ptxjit/Driver/RunKernel.h"
+#include "ptxjit/Device/Context.h"
 #include "ptxjit/Driver/KernelArguments.h"
-#include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
-#include "ptxjit/Runtime/GuardedMemory.h"
 #include "ptxjit/Runtime/Launch.h"
-#include "ptxjit/Runtime/WarpRuntime.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
-#include <condition_variable>
 #include <cstring>
-#include <mutex>
-#include <thread>
 
 using namespace llvm;
 using namespace ptxjit;
@@ -84,46 +79,15 @@ static Expected<driver::ParamDesc> describeParam(const ptx::VariableDecl &P) {
                    ptx::getSpelling(P.Type) + ", which --arg cannot set");
 }
 
-namespace {
-/// Cancels a launch after a timeout (--timeout).
-class Watchdog {
-public:
-  Watchdog(double Seconds, std::atomic<bool> &Cancel) {
-    if (Seconds <= 0)
-      return;
-    Thread = std::thread([this, Seconds, &Cancel] {
-      std::unique_lock<std::mutex> L(Lock);
-      if (!Done.wait_for(L, std::chrono::duration<double>(Seconds),
-                         [&] { return Finished; }))
-        Cancel = true;
-    });
-  }
-  ~Watchdog() {
-    {
-      std::lock_guard<std::mutex> L(Lock);
-      Finished = true;
-    }
-    Done.notify_all();
-    if (Thread.joinable())
-      Thread.join();
-  }
-
-private:
-  std::thread Thread;
-  std::mutex Lock;
-  std::condition_variable Done;
-  bool Finished = false;
-};
-} // namespace
-
-Error driver::runKernel(const ptx::Module &M, const RunOptions &Opts,
-                        double ParseSeconds, raw_ostream &Out,
-                        raw_ostream &Err) {
+Error driver::runKernel(std::unique_ptr<ptx::Module> PTX,
+                        const RunOptions &Opts, double ParseSeconds,
+                        raw_ostream &Out, raw_ostream &Err) {
   using Clock = std::chrono::steady_clock;
-  Expected<const ptx::Function *> K = selectKernel(M, Opts.Kernel);
+  Expected<const ptx::Function *> K = selectKernel(*PTX, Opts.Kernel);
   if (!K)
     return K.takeError();
   const ptx::Function &F = **K;
+  std::string KernelName = F.Name.str();
 
   std::vector<driver::ParamDesc> Params;
   for (const ptx::VariableDecl &P : F.Params) {
@@ -136,56 +100,54 @@ Error driver::runKernel(const ptx::Module &M, const RunOptions &Opts,
   if (!Args)
     return Args.takeError();
 
+  auto JITStart = Clock::now();
+  device::ContextOptions CO;
+  CO.OptLevel = Opts.OptLevel;
+  CO.NumThreads = Opts.Threads;
+  Expected<std::unique_ptr<device::Context>> Ctx = device::Context::create(CO);
+  if (!Ctx)
+    return Ctx.takeError();
+  Expected<device::Module &> M = (*Ctx)->loadModule(std::move(PTX));
+  if (!M)
+    return M.takeError();
+  Expected<device::Kernel &> DK = M->getKernel(KernelName);
+  if (!DK)
+    return DK.takeError();
+  device::Dim3 Grid{Opts.Grid[0], Opts.Grid[1], Opts.Grid[2]};
+  device::Dim3 Block{Opts.Block[0], Opts.Block[1], Opts.Block[2]};
+  // Compiling first keeps JIT time out of the run time --stats reports; a
+  // configuration a GPU rejects fails before anything is compiled.
   LaunchConfig Config;
   std::memcpy(Config.Grid, Opts.Grid, sizeof Config.Grid);
   std::memcpy(Config.Block, Opts.Block, sizeof Config.Block);
   Config.DynamicSharedBytes = Opts.DynamicShared;
-  Config.NumThreads = Opts.Threads;
-
-  auto JITStart = Clock::now();
-  JITOptions JO;
-  JO.OptLevel = Opts.OptLevel;
-  JO.Symbols = runtime::getRuntimeSymbols();
-  Expected<std::unique_ptr<KernelJIT>> J = KernelJIT::create(JO);
-  if (!J)
-    return J.takeError();
-  KernelShape Shape;
-  std::memcpy(Shape.BlockDim, Opts.Block, sizeof Shape.BlockDim);
-  // Reject bad configurations before spending time compiling.
-  KernelLayout Probe;
-  Probe.DynamicSharedOffset = 0;
-  if (Error E = validateLaunch(Config, Probe))
+  if (Error E = validateLaunch(Config, DK->getLaunchLayout()))
     return E;
-  Expected<CompiledKernel> CK = (*J)->compile(M, F.Name, Shape);
-  if (!CK)
+  if (Expected<const CompiledKernel *> CK = DK->getCompiled(Block); !CK)
     return CK.takeError();
   double JITSeconds =
       std::chrono::duration<double>(Clock::now() - JITStart).count();
 
-  // The parameter buffer, laid out as the kernel declares it.
-  std::vector<uint8_t> ParamBuffer(CK->Layout.ParamBufferSize + 16, 0);
-  SmallVector<void *, 8> Values = Args->getKernelParams();
-  for (unsigned I = 0; I != F.Params.size(); ++I)
-    std::memcpy(ParamBuffer.data() + CK->Layout.ParamOffsets[I], Values[I],
-                Args->getArguments()[I].Value.size());
-
   Out.flush(); // device printf writes to the same stdout
-  runtime::installKernelFaultHandler();
-  std::atomic<bool> Cancel{false};
-  Config.Cancel = &Cancel;
+  SmallVector<void *, 8> Values = Args->getKernelParams();
+  device::LaunchOptions LO;
+  LO.TimeoutSeconds = Opts.TimeoutSeconds;
   LaunchStats Stats;
+  LO.Stats = &Stats;
   auto RunStart = Clock::now();
-  {
-    Watchdog Dog(Opts.TimeoutSeconds, Cancel);
-    if (Error E = launchKernel(*CK, ParamBuffer.data(), Config, &Stats)) {
-      if (Cancel)
-        return joinErrors(
-            makeError(formatv("kernel '{0}' did not finish within {1} s "
-                              "(--timeout)",
-                              F.Name, Opts.TimeoutSeconds)),
-            std::move(E));
-      return E;
-    }
+  Error E = (*Ctx)->launch(*DK, Grid, Block, Opts.DynamicShared, nullptr,
+                           Values.data(), LO);
+  if (!E)
+    E = (*Ctx)->synchronize();
+  if (E) {
+    auto [Code, Message] = device::takeError(std::move(E));
+    if (Code == device::ErrorCode::LaunchTimeout && Opts.TimeoutSeconds > 0)
+      return joinErrors(
+          makeError(formatv("kernel '{0}' did not finish within {1} s "
+                            "(--timeout)",
+                            KernelName, Opts.TimeoutSeconds)),
+          makeError(Message));
+    return makeError(Message);
   }
   double RunSeconds =
       std::chrono::duration<double>(Clock::now() - RunStart).count();

@@ -137,7 +137,7 @@ void FunctionLowering::forEachActiveLane(Value *Mask,
 
 uint64_t FunctionLowering::getParamBufferSize() const {
   SmallVector<uint64_t, 8> Offsets;
-  return layoutKernelParams(F, Offsets);
+  return ptx::layoutKernelParams(F, Offsets);
 }
 
 Value *FunctionLowering::predicateBits(const LaneValue &P) {
@@ -355,7 +355,7 @@ void FunctionLowering::declareVariables() {
   }
   if (F.IsEntry) {
     SmallVector<uint64_t, 8> Offsets;
-    layoutKernelParams(F, Offsets);
+    ptx::layoutKernelParams(F, Offsets);
     for (unsigned I = 0; I != F.Params.size(); ++I) {
       LocalVariable LV;
       LV.Space = StateSpace::Param;

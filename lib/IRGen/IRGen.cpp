@@ -17,17 +17,6 @@ using namespace ptxjit::irgen;
 using ptx::Initializer;
 using ptx::StateSpace;
 
-uint64_t irgen::layoutKernelParams(const ptx::Function &F,
-                                   SmallVectorImpl<uint64_t> &Offsets) {
-  uint64_t Offset = 0;
-  for (const ptx::VariableDecl &P : F.Params) {
-    Offset = alignTo(Offset, ptx::getAlignment(P));
-    Offsets.push_back(Offset);
-    Offset += P.getSizeInBytes();
-  }
-  return Offset;
-}
-
 ModuleLowering::ModuleLowering(const ptx::Module &PM, Module &LM,
                                const KernelShape &KS)
     : PM(PM), LM(LM), Ctx(LM.getContext()), KS(KS) {
@@ -313,7 +302,7 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
                              Kernel.str().c_str(), Broken.c_str());
   SmallVector<uint64_t, 8> Offsets;
   Layout.WarpFunctionName = (*Fn)->getName().str();
-  Layout.ParamBufferSize = layoutKernelParams(*F, Offsets);
+  Layout.ParamBufferSize = ptx::layoutKernelParams(*F, Offsets);
   Layout.ParamOffsets.assign(Offsets.begin(), Offsets.end());
   Layout.StaticSharedSize = ML.StaticSharedSize;
   Layout.DynamicSharedOffset = alignTo(ML.StaticSharedSize, 16);

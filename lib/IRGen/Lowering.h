@@ -338,11 +338,6 @@ private:
   friend class InstructionLowering;
 };
 
-/// Offsets of a kernel's parameters in its parameter buffer; returns the
-/// buffer's size.
-uint64_t layoutKernelParams(const ptx::Function &F,
-                            llvm::SmallVectorImpl<uint64_t> &Offsets);
-
 /// Instruction semantics, one function per family (Instructions*.cpp).
 llvm::Error lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I);
 llvm::Error lowerConversion(FunctionLowering &FL, const ptx::Instruction &I);

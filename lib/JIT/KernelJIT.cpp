@@ -138,6 +138,8 @@ Expected<CompiledKernel> KernelJIT::compile(
                                         JITSymbolFlags::Exported};
     if (Error E = Own->define(absoluteSymbols(std::move(Vars))))
       return std::move(E);
+    // Then the runtime's entry points, defined in the main JITDylib.
+    Own->addToLinkOrder(J->getMainJITDylib());
     JD = &*Own;
   }
   if (Error E =

@@ -99,6 +99,17 @@ uint64_t ptxjit::ptx::layoutStaticShared(
   return Size;
 }
 
+uint64_t ptxjit::ptx::layoutKernelParams(const Function &F,
+                                         SmallVectorImpl<uint64_t> &Offsets) {
+  uint64_t Offset = 0;
+  for (const VariableDecl &P : F.Params) {
+    Offset = alignTo(Offset, getAlignment(P));
+    Offsets.push_back(Offset);
+    Offset += P.getSizeInBytes();
+  }
+  return Offset;
+}
+
 uint64_t ptxjit::ptx::getStaticSharedSize(const Module &M,
                                           const Function &Kernel) {
   SmallVector<SharedVariableOffset, 8> Offsets;

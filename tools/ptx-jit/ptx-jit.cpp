@@ -156,7 +156,8 @@ int main(int argc, char **argv) {
     Opts.PrintStats = PrintStats;
     Opts.TimeoutSeconds = Timeout;
     Opts.Threads = Threads;
-    if (Error E = driver::runKernel(**M, Opts, ParseSeconds, outs(), errs()))
+    if (Error E = driver::runKernel(std::move(*M), Opts, ParseSeconds, outs(),
+                                    errs()))
       return reportError(std::move(E));
     return 0;
   }

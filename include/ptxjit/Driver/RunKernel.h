@@ -5,6 +5,7 @@
 
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,9 +40,10 @@ llvm::Error parseDim3(llvm::StringRef Text, llvm::StringRef What,
 llvm::Expected<const ptx::Function *> selectKernel(const ptx::Module &M,
                                                    llvm::StringRef Name);
 
-/// Binds arguments, compiles, launches and prints the outputs on Out;
-/// --stats goes to Err. \p ParseSeconds is reported by --stats.
-llvm::Error runKernel(const ptx::Module &M, const RunOptions &Opts,
+/// Binds arguments, loads the module into a device context, launches and
+/// prints the outputs on Out; --stats goes to Err. \p ParseSeconds is
+/// reported by --stats.
+llvm::Error runKernel(std::unique_ptr<ptx::Module> M, const RunOptions &Opts,
                       double ParseSeconds, llvm::raw_ostream &Out,
                       llvm::raw_ostream &Err);
 

@@ -23,6 +23,11 @@ uint64_t getParamAlign(const VariableDecl &P);
 /// Alignment of a variable: its .align, or the natural alignment.
 uint64_t getAlignment(const VariableDecl &V);
 
+/// Lays out F's parameters in its parameter buffer, each at its alignment,
+/// in order: fills Offsets and returns the buffer's size.
+uint64_t layoutKernelParams(const Function &F,
+                            llvm::SmallVectorImpl<uint64_t> &Offsets);
+
 /// Functions reachable from F through direct calls, F included.
 llvm::SmallVector<const Function *, 8> getCallees(const Module &M,
                                                   const Function &F);

@@ -1,0 +1,170 @@
+//===- Context.h - The emulated device, as a library ------------*- C++ -*-===//
+//
+// The one engine behind `ptx-jit run` and the CUDA libraries: a context
+// owns device memory, loaded modules, streams, the JIT and the threads that
+// run CTAs, and a sticky error. Its API has CUDA's shape:
+//
+//   auto Ctx = device::Context::create();
+//   device::Module &M = *(*Ctx)->loadPTX(Text);
+//   device::Kernel &K = *M.getKernel("saxpy");
+//   void *X = *(*Ctx)->allocate(Bytes);
+//   void *Params[] = {&N, &A, &X, &Y};
+//   Error E = (*Ctx)->launch(K, Grid, Block, 0, nullptr, Params);
+//   E = joinErrors(std::move(E), (*Ctx)->synchronize());
+//
+// Every failure is an llvm::Error with a DeviceError code. A kernel that
+// faults, traps, asserts, deadlocks or times out stops its launch; the
+// error comes back from the next synchronization, and, as in CUDA, the
+// context then refuses further work with the same error (getStickyError).
+// The process and other contexts are unaffected. Thread-safe.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_DEVICE_CONTEXT_H
+#define PTXJIT_DEVICE_CONTEXT_H
+
+#include "ptxjit/Device/DeviceError.h"
+#include "ptxjit/Device/DeviceMemory.h"
+#include "ptxjit/Device/Kernel.h"
+#include "ptxjit/Device/Module.h"
+#include "ptxjit/Device/Stream.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class ThreadPoolInterface;
+} // namespace llvm
+
+namespace ptxjit {
+class KernelJIT;
+struct CompiledKernel;
+struct KernelShape;
+struct LaunchStats;
+namespace ptx {
+class Module;
+} // namespace ptx
+namespace device {
+
+struct ContextOptions {
+  unsigned OptLevel = 2; ///< of the JIT, 0-3
+  /// Host threads running a launch's CTAs; 0: one per core.
+  unsigned NumThreads = 0;
+};
+
+struct LaunchOptions {
+  /// A launch still running after this many seconds is stopped with
+  /// LaunchTimeout (0: no limit).
+  double TimeoutSeconds = 0;
+  /// Host threads for this launch (0: the context's choice).
+  unsigned NumThreads = 0;
+  /// Filled when the launch has run (read it after synchronizing).
+  LaunchStats *Stats = nullptr;
+};
+
+class Context {
+public:
+  static llvm::Expected<std::unique_ptr<Context>>
+  create(const ContextOptions &Opts = {});
+  /// Finishes all queued work first.
+  ~Context();
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+
+  const ContextOptions &getOptions() const { return Opts; }
+
+  // Modules.
+
+  /// Loads a parsed and verified module.
+  llvm::Expected<Module &> loadModule(std::unique_ptr<ptx::Module> PTX);
+  /// Parses, verifies and loads PTX text; diagnostics are in the error
+  /// (InvalidPtx). BufferName names the text in them.
+  llvm::Expected<Module &> loadPTX(llvm::StringRef Text,
+                                   llvm::StringRef BufferName = "<ptx>");
+  /// Unloads M after the work queued so far; M's kernels and variables are
+  /// gone.
+  llvm::Error unloadModule(Module &M);
+
+  // Memory. Copies and sets are ordered on the legacy default stream and
+  // return when done, like cudaMemcpy; the Async forms are queued on S.
+
+  DeviceMemory &getMemory() { return Memory; }
+  llvm::Expected<void *> allocate(uint64_t Size);
+  llvm::Error free(void *Ptr);
+  /// The device allocation Ptr points into (cudaPointerGetAttributes).
+  std::optional<Allocation> getPointerInfo(const void *Ptr) const {
+    return Memory.find(Ptr);
+  }
+  llvm::Error copy(void *Dst, const void *Src, uint64_t Size);
+  llvm::Error set(void *Dst, uint8_t Value, uint64_t Size);
+  llvm::Error copyAsync(void *Dst, const void *Src, uint64_t Size, Stream *S);
+  llvm::Error setAsync(void *Dst, uint8_t Value, uint64_t Size, Stream *S);
+
+  // Streams. A null Stream * is the legacy default stream.
+
+  llvm::Expected<Stream &> createStream(StreamKind Kind = StreamKind::Blocking,
+                                        int Priority = 0);
+  /// Finishes S's work, then destroys it.
+  llvm::Error destroyStream(Stream &S);
+  Stream &getDefaultStream() { return *DefaultStream; }
+  /// Queues T on S after what S must wait for (the legacy default stream
+  /// waits for all blocking streams, and they for it). Returns the ticket.
+  uint64_t enqueue(Stream *S, Stream::Task T);
+  /// Makes S wait for the work of Other up to Ticket (cudaStreamWaitEvent).
+  void enqueueWait(Stream *S, Stream &Other, uint64_t Ticket);
+  /// Waits for all work on all streams; returns the failures.
+  llvm::Error synchronize();
+
+  // Launches.
+
+  /// Queues Kernel on S over Grid x Block threads. Params is CUDA's
+  /// convention: element I points to the value of parameter I. A
+  /// configuration a GPU rejects, and a kernel that cannot be compiled, fail
+  /// here; failures while the kernel runs come back from synchronization.
+  llvm::Error launch(Kernel &K, Dim3 Grid, Dim3 Block,
+                     uint32_t DynamicSharedBytes, Stream *S, void **Params,
+                     const LaunchOptions &LOpts = {});
+
+  // Errors.
+
+  /// The sticky error, if a kernel has failed (a copy each call).
+  llvm::Error getStickyError() const;
+  bool hasStickyError() const;
+  /// For streams: gives E its code and makes it sticky if it is of a sticky
+  /// kind; returns it.
+  llvm::Error recordAsyncError(llvm::Error E);
+
+  // For Kernel and Module.
+
+  /// Compiles a kernel of M for Shape (one compilation at a time).
+  llvm::Expected<CompiledKernel>
+  compile(const Module &M, llvm::StringRef Kernel, const KernelShape &Shape);
+
+private:
+  explicit Context(const ContextOptions &Opts);
+  Stream *resolve(Stream *S) { return S ? S : DefaultStream.get(); }
+
+  ContextOptions Opts;
+  DeviceMemory Memory;
+  std::unique_ptr<llvm::ThreadPoolInterface> Workers;
+  std::mutex JITLock;
+  std::unique_ptr<KernelJIT> JIT;
+
+  mutable std::mutex Lock; ///< guards the members below
+  std::list<std::unique_ptr<Module>> Modules;
+  std::list<std::unique_ptr<Stream>> Streams;
+  std::optional<std::pair<ErrorCode, std::string>> Sticky;
+
+  /// Last: destroyed first, finishing its work while the rest still lives.
+  std::unique_ptr<Stream> DefaultStream;
+};
+
+} // namespace device
+} // namespace ptxjit
+
+#endif

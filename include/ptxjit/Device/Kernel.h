@@ -1,0 +1,94 @@
+//===- Kernel.h - A kernel of a loaded module -------------------*- C++ -*-===//
+//
+// What a launch needs to know about a kernel before compiling it (its
+// parameters and limits, from the front end), and its compiled code, made
+// once per block shape and kept.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_DEVICE_KERNEL_H
+#define PTXJIT_DEVICE_KERNEL_H
+
+#include "ptxjit/ABI/CompiledKernel.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace ptxjit {
+namespace ptx {
+struct Function;
+} // namespace ptx
+namespace device {
+
+class Module;
+
+struct Dim3 {
+  uint32_t X = 1, Y = 1, Z = 1;
+};
+
+/// One parameter in the kernel's parameter buffer.
+struct KernelParam {
+  llvm::StringRef Name;
+  uint64_t Offset;
+  uint64_t Size;
+  uint64_t Align;
+};
+
+/// What cudaFuncGetAttributes reports, and what a launch is checked
+/// against.
+struct KernelAttributes {
+  uint64_t StaticSharedBytes = 0;
+  uint64_t ParamBytes = 0;
+  /// The most threads a block may have: .maxntid's or .reqntid's product,
+  /// else the device's limit.
+  uint32_t MaxThreadsPerBlock = 0;
+  /// .reqntid and .maxntid (0 where absent).
+  uint32_t ReqNTid[3] = {0, 0, 0};
+  uint32_t MaxNTid[3] = {0, 0, 0};
+  /// The largest dynamic shared memory a launch may ask for
+  /// (cudaFuncAttributeMaxDynamicSharedMemorySize).
+  uint32_t MaxDynamicSharedBytes = 0;
+};
+
+class Kernel {
+public:
+  Kernel(Module &M, const ptx::Function &F);
+  ~Kernel();
+  Kernel(const Kernel &) = delete;
+  Kernel &operator=(const Kernel &) = delete;
+
+  llvm::StringRef getName() const;
+  Module &getModule() const { return M; }
+  const ptx::Function &getFunction() const { return F; }
+  llvm::ArrayRef<KernelParam> getParams() const { return Params; }
+  const KernelAttributes &getAttributes() const { return Attributes; }
+  void setMaxDynamicSharedBytes(uint32_t Bytes) {
+    Attributes.MaxDynamicSharedBytes = Bytes;
+  }
+
+  /// The layout a launch is checked against before the kernel is compiled.
+  KernelLayout getLaunchLayout() const;
+
+  /// The kernel compiled for Block, compiled on first use. Thread-safe.
+  llvm::Expected<const CompiledKernel *> getCompiled(Dim3 Block);
+
+private:
+  Module &M;
+  const ptx::Function &F;
+  llvm::SmallVector<KernelParam, 8> Params;
+  KernelAttributes Attributes;
+  std::mutex Lock;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>,
+           std::unique_ptr<CompiledKernel>>
+      Compiled;
+};
+
+} // namespace device
+} // namespace ptxjit
+
+#endif
