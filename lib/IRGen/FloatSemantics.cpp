@@ -30,14 +30,20 @@ Value *irgen::carryArithmetic(FunctionLowering &FL, const ptx::Instruction &I,
   // Carry state is per lane, so the arithmetic is too.
   A = FL.widen(A);
   C = FL.widen(C);
-  Intrinsic::ID ID =
-      IsAdd ? Intrinsic::uadd_with_overflow : Intrinsic::usub_with_overflow;
-  Value *R1 = B.CreateBinaryIntrinsic(ID, A, C);
+  // The hardware subtracts as a + ~b + 1, and subc as a + ~b + CC.CF: the
+  // flag after a subtraction is that sum's carry, 1 when nothing was
+  // borrowed.
+  if (!IsAdd)
+    C = B.CreateNot(C);
+  Value *R1 = B.CreateBinaryIntrinsic(Intrinsic::uadd_with_overflow, A, C);
   Value *Res = B.CreateExtractValue(R1, 0);
   Value *Flag = B.CreateExtractValue(R1, 1);
-  if (CarryIn) {
-    Value *In = B.CreateZExt(FL.readCarry(), A->getType());
-    Value *R2 = B.CreateBinaryIntrinsic(ID, Res, In);
+  Value *In = CarryIn
+                  ? FL.readCarry()
+                  : (IsAdd ? nullptr : ConstantInt::getTrue(Flag->getType()));
+  if (In) {
+    Value *R2 = B.CreateBinaryIntrinsic(Intrinsic::uadd_with_overflow, Res,
+                                        B.CreateZExt(In, A->getType()));
     Res = B.CreateExtractValue(R2, 0);
     Flag = B.CreateOr(Flag, B.CreateExtractValue(R2, 1));
   }

@@ -586,6 +586,22 @@ lane; carry-uniform-operands.ptx covers chains whose operands are uniform.)
                                      "subc.u32 {d}, {t1}, {t1};"],
            lambda a0, a1, b0, b1: ((-1 if (a1 << 32 | a0) < (b1 << 32 | b0) else 0)
                                    & 0xFFFFFFFF), tmp=["u32", "u32"]),
+        # The flag is the carry of a + ~b + 1 (and subc adds ~b and the
+        # flag): after sub.cc it is 1 when the subtraction did not borrow,
+        # as the hardware computes it, which addc and subc then see.
+        Op("sub_cc_then_addc", "u32", ["sub.cc.u32 {t}, {a}, {c};",
+                                       "addc.u32 {d}, 0, 0;"],
+           lambda a0, a1, b0, b1: int(a0 >= b0), tmp=["u32"]),
+        Op("add_cc_then_subc", "u32", ["add.cc.u32 {t}, {a}, {c};",
+                                       "subc.u32 {d}, 0, 0;"],
+           lambda a0, a1, b0, b1: (0 if a0 + b0 >= 2 ** 32 else 0xFFFFFFFF),
+           tmp=["u32"]),
+        Op("subc_cc_flag", "u32", ["add.cc.u32 {t}, {a}, {c};",
+                                   "subc.cc.u32 {t}, {b}, {e};",
+                                   "addc.u32 {d}, 0, 0;"],
+           lambda a0, a1, b0, b1: int(a1 + (~b1 & 0xFFFFFFFF) +
+                                      int(a0 + b0 >= 2 ** 32) >= 2 ** 32),
+           tmp=["u32"]),
         # {d1, d0} = a0 * {b1, b0} + {a1, a0}, modulo 2^64.
         Op("mad_chain", "u64", ["mad.lo.cc.u32 {t}, {a}, {c}, {a};",
                                 "madc.hi.u32 {t1}, {a}, {c}, {b};",
