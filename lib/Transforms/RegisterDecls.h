@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PTXJIT_LIB_IRGEN_REGISTERDECLS_H
-#define PTXJIT_LIB_IRGEN_REGISTERDECLS_H
+#ifndef PTXJIT_LIB_TRANSFORMS_REGISTERDECLS_H
+#define PTXJIT_LIB_TRANSFORMS_REGISTERDECLS_H
 
 #include "ptxjit/PTX/AST.h"
 #include "llvm/ADT/StringExtras.h"
@@ -14,7 +14,7 @@
 #include <optional>
 
 namespace ptxjit {
-namespace irgen {
+namespace transforms {
 
 class RegisterDecls {
 public:
@@ -62,7 +62,7 @@ private:
   llvm::StringMap<std::pair<ptx::ScalarType, unsigned>> Ranges;
 };
 
-} // namespace irgen
+} // namespace transforms
 } // namespace ptxjit
 
 #endif
