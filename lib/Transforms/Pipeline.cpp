@@ -2,6 +2,7 @@
 
 #include "ptxjit/Transforms/Pipeline.h"
 #include "ptxjit/Transforms/Inliner.h"
+#include "ptxjit/Transforms/RegisterScopes.h"
 #include "ptxjit/Transforms/RegisterWebs.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -11,6 +12,7 @@ using namespace ptxjit::transforms;
 
 static const PassInfo Passes[] = {
     {"inline", "inline direct calls of device functions"},
+    {"resolve-scopes", "rename registers that shadow others in nested blocks"},
     {"register-webs", "give each web of a reused register its own name"},
 };
 
@@ -30,6 +32,10 @@ Expected<PreparedFunction> transforms::runPipeline(const ptx::Module &M,
   // lanes while some run a callee (warp-synchronous code, barriers, spins).
   R.F = inlineCalls(M, F, Alloc);
   if (StopAfter == "inline")
+    return std::move(R);
+  // Registers are looked up by name alone from here on.
+  R.F = resolveRegisterScopes(R.F, Alloc);
+  if (StopAfter == "resolve-scopes")
     return std::move(R);
   Expected<PTXCFG> CFG = PTXCFG::build(M, R.F);
   if (!CFG)

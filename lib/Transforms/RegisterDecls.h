@@ -2,6 +2,8 @@
 //
 // Looks registers up by name as PTX declares them: `.reg .b32 %r<4>;`
 // declares %r0 ... %r3 (no leading zeros), `.reg .pred p;` declares p.
+// The lookup is by name alone, without block scopes: after resolve-scopes
+// (RegisterScopes.h) each name has one declaration.
 //
 //===----------------------------------------------------------------------===//
 

@@ -3,6 +3,7 @@
 // IRGen lowers each function after these passes, in this order:
 //
 //   inline          callees' bodies replace direct calls (Inliner.h)
+//   resolve-scopes  each register name is declared once (RegisterScopes.h)
 //   register-webs   reused registers get one name per web (RegisterWebs.h)
 //
 // The control-flow graph register-webs needs is built after inlining; the
