@@ -114,9 +114,16 @@ Operand ScopeResolver::resolveOperand(const Operand &Op, bool &Changed) {
   case Operand::Register:
   case Operand::Symbol:
   case Operand::Address:
-    if (!Op.Name.empty()) {
-      New.Name = resolve(Op.Name);
-      Changed |= New.Name.data() != Op.Name.data();
+    if (Op.Name.empty())
+      break;
+    New.Name = resolve(Op.Name);
+    Changed |= New.Name.data() != Op.Name.data();
+    // The parser marks only '%' names as register bases ([p] may be a
+    // variable); a base that resolves to a .reg is one.
+    if (Op.Kind == Operand::Address && !Op.BaseIsRegister) {
+      const VariableDecl *D = Scopes.lookup(Op.Name);
+      New.BaseIsRegister = D && D->Space == ptx::StateSpace::Reg;
+      Changed |= New.BaseIsRegister;
     }
     break;
   case Operand::Vector:

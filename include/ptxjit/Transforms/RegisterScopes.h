@@ -26,8 +26,10 @@ namespace transforms {
 /// declaration of a name that F's parameters, returns or an earlier
 /// declaration already use is renamed ("t.s1"; a range %r<4> becomes
 /// "%r.s1." whose registers are "%r.s1.0" ...), and so is every use it
-/// resolves to. Names no declaration resolves are left alone. Memory for
-/// new operands and names comes from Alloc.
+/// resolves to. An address whose base resolves to a register is marked as
+/// such ([p] for `.reg .b64 p`; the parser only knows '%' names). Names no
+/// declaration resolves are left alone. Memory for new operands and names
+/// comes from Alloc.
 ptx::Function resolveRegisterScopes(const ptx::Function &F,
                                     llvm::BumpPtrAllocator &Alloc);
 
