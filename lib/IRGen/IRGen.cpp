@@ -1,11 +1,10 @@
 //===- IRGen.cpp - Module-level lowering: globals, layout, functions ------===//
 
-#include "Inliner.h"
 #include "Lowering.h"
-#include "RegisterWebs.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/PTX/GlobalImage.h"
 #include "ptxjit/PTX/ModuleInfo.h"
+#include "ptxjit/Transforms/Pipeline.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/MathExtras.h"
@@ -246,15 +245,11 @@ Expected<Function *> ModuleLowering::getDeviceFunction(const ptx::Function &F) {
 }
 
 Error ModuleLowering::lowerFunction(const ptx::Function &F, Function *Fn) {
-  // Callees' blocks join this function's, so its dispatcher schedules all
-  // lanes while some run a callee (warp-synchronous code, barriers, spins).
-  ptx::Function Inlined = inlineCalls(PM, F, Alloc);
-  Expected<PTXCFG> CFG = PTXCFG::build(PM, Inlined);
-  if (!CFG)
-    return CFG.takeError();
-  // Reused registers become one register per web before the analysis.
-  ptx::Function Split = splitRegisterWebs(Inlined, *CFG, Alloc);
-  FunctionLowering FL(*this, Split, Fn, std::move(*CFG));
+  Expected<transforms::PreparedFunction> P =
+      transforms::runPipeline(PM, F, Alloc);
+  if (!P)
+    return P.takeError();
+  FunctionLowering FL(*this, P->F, Fn, std::move(*P->CFG));
   return FL.lower();
 }
 

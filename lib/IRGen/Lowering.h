@@ -11,17 +11,25 @@
 #ifndef PTXJIT_LIB_IRGEN_LOWERING_H
 #define PTXJIT_LIB_IRGEN_LOWERING_H
 
-#include "CFG.h"
-#include "Uniformity.h"
 #include "ptxjit/IRGen/IRGen.h"
 #include "ptxjit/IRGen/RuntimeABI.h"
 #include "ptxjit/PTX/AST.h"
+#include "ptxjit/Transforms/CFG.h"
+#include "ptxjit/Transforms/Uniformity.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace ptxjit {
 namespace irgen {
+
+// The analyses of the Transforms layer the lowering reads.
+using transforms::findBranchTargets;
+using transforms::isSyncPoint;
+using transforms::PTXBlock;
+using transforms::PTXCFG;
+using transforms::Shape;
+using transforms::UniformityInfo;
 
 constexpr unsigned Lanes = 32;
 

@@ -1,6 +1,7 @@
 //===- ScopeStack.cpp - Block scopes and register ranges ------------------===//
 
-#include "VerifierImpl.h"
+#include "ptxjit/PTX/ScopeStack.h"
+#include "ptxjit/PTX/AST.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;

@@ -13,6 +13,7 @@
 
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/Diagnostics.h"
+#include "ptxjit/PTX/ScopeStack.h"
 #include "ptxjit/PTX/TypeRules.h"
 #include "llvm/ADT/StringMap.h"
 #include <vector>
@@ -34,33 +35,6 @@ struct ModuleSymbols {
     auto It = Functions.find(Name);
     return It == Functions.end() ? nullptr : It->second;
   }
-};
-
-/// The nested `{ }` blocks of a function body. Names declared in a block are
-/// visible from their declaration to the end of the block; an inner block
-/// may shadow an outer name.
-class ScopeStack {
-public:
-  void push() { Scopes.emplace_back(); }
-  void pop() {
-    if (!Scopes.empty())
-      Scopes.pop_back();
-  }
-  /// Declares D in the innermost block. Returns the declaration D clashes
-  /// with in that block, or null.
-  const VariableDecl *declare(const VariableDecl &D);
-  /// The innermost declaration of Name, expanding register ranges: %r7 is
-  /// declared by %r<8>.
-  const VariableDecl *lookup(llvm::StringRef Name) const;
-
-private:
-  struct Scope {
-    llvm::StringMap<const VariableDecl *> Names;
-    /// %r<N> declarations by prefix ("%r").
-    llvm::StringMap<const VariableDecl *> Ranges;
-  };
-  static const VariableDecl *lookupIn(const Scope &S, llvm::StringRef Name);
-  std::vector<Scope> Scopes;
 };
 
 /// What a name in an instruction refers to.

@@ -3,7 +3,8 @@
 // A thin driver: parses options and calls the libraries. Subcommands:
 //   check      parse and verify a PTX file
 //   list       print kernels, device functions and their parameters
-//   print      parse a PTX file and print it back (the AST printer)
+//   print      parse a PTX file and print it back (the AST printer), or
+//              as a pass of the lowering pipeline leaves it (--after)
 //   run        run one kernel with arguments given on the command line
 //   emit-llvm  print the warp-vectorized LLVM IR of a kernel
 //
@@ -16,6 +17,7 @@
 #include "ptxjit/PTX/FrontEnd.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/PTX/Printer.h"
+#include "ptxjit/Transforms/Pipeline.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
@@ -100,6 +102,12 @@ static cl::opt<bool> CheckRoundTrip(
     cl::desc("Check that the printed module parses back to the same AST"),
     cl::sub(PrintCmd));
 
+static cl::opt<std::string>
+    AfterPass("after",
+              cl::desc("Print each function as the pipeline pass PASS "
+                       "leaves it (inline, register-webs, ...)"),
+              cl::value_desc("PASS"), cl::sub(PrintCmd));
+
 static int reportError(Error E) {
   handleAllErrors(std::move(E), [](const ErrorInfoBase &EI) {
     WithColor::error(errs(), "ptx-jit") << EI.message() << '\n';
@@ -112,6 +120,37 @@ static Expected<std::unique_ptr<ptx::Module>> load() {
   Opts.ErrorLimit = ErrorLimit;
   Opts.Verify = !NoVerify;
   return ptx::loadModuleFile(InputFile, errs(), Opts);
+}
+
+/// Prints M with each function body replaced by what the pipeline makes of
+/// it up to the pass AfterPass.
+static Error printAfterPass(ptx::Module &M) {
+  if (!transforms::isPassName(AfterPass)) {
+    std::string Names;
+    for (const transforms::PassInfo &P : transforms::getPasses())
+      Names += (Names.empty() ? "" : ", ") + P.Name.str();
+    return createStringError(inconvertibleErrorCode(),
+                             "unknown pass '%s' for --after (passes: %s)",
+                             AfterPass.c_str(), Names.c_str());
+  }
+  // Every function is transformed from the module as parsed (the inliner
+  // reads callees there) before any is replaced.
+  BumpPtrAllocator Alloc;
+  std::vector<ptx::Function> Results;
+  for (const ptx::Function &F : M.Functions) {
+    if (!F.HasBody) {
+      Results.push_back(F);
+      continue;
+    }
+    Expected<transforms::PreparedFunction> P =
+        transforms::runPipeline(M, F, Alloc, AfterPass);
+    if (!P)
+      return P.takeError();
+    Results.push_back(std::move(P->F));
+  }
+  M.Functions = std::move(Results);
+  ptx::printModule(M, outs());
+  return Error::success();
 }
 
 int main(int argc, char **argv) {
@@ -165,6 +204,9 @@ int main(int argc, char **argv) {
     ptx::printModuleSummary(**M, outs());
   else if (PrintCmd && CheckRoundTrip) {
     if (Error E = ptx::checkRoundTrip(**M))
+      return reportError(std::move(E));
+  } else if (PrintCmd && !AfterPass.empty()) {
+    if (Error E = printAfterPass(**M))
       return reportError(std::move(E));
   } else if (PrintCmd)
     ptx::printModule(**M, outs());

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PTXJIT_LIB_IRGEN_CFG_H
-#define PTXJIT_LIB_IRGEN_CFG_H
+#ifndef PTXJIT_TRANSFORMS_CFG_H
+#define PTXJIT_TRANSFORMS_CFG_H
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallVector.h"
@@ -23,7 +23,7 @@ struct Statement;
 class Module;
 } // namespace ptx
 
-namespace irgen {
+namespace transforms {
 
 struct PTXBlock {
   unsigned Begin = 0, End = 0; ///< statement range [Begin, End)
@@ -67,7 +67,7 @@ bool isSyncPoint(const ptx::Statement &S);
 const llvm::SmallVector<llvm::StringRef, 4> *
 findBranchTargets(const ptx::Function &F, llvm::StringRef Table);
 
-} // namespace irgen
+} // namespace transforms
 } // namespace ptxjit
 
 #endif

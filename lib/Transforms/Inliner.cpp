@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Inliner.h"
+#include "ptxjit/Transforms/Inliner.h"
 #include "RegisterDecls.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -32,7 +32,7 @@
 
 using namespace llvm;
 using namespace ptxjit;
-using namespace ptxjit::irgen;
+using namespace ptxjit::transforms;
 using ptx::Opcode;
 using ptx::Operand;
 using ptx::ScalarType;
@@ -686,7 +686,8 @@ ptx::Function Inliner::run() {
   return std::move(Result);
 }
 
-ptx::Function irgen::inlineCalls(const ptx::Module &M, const ptx::Function &F,
-                                 BumpPtrAllocator &Alloc) {
+ptx::Function transforms::inlineCalls(const ptx::Module &M,
+                                      const ptx::Function &F,
+                                      BumpPtrAllocator &Alloc) {
   return Inliner(M, F, Alloc).run();
 }

@@ -2,11 +2,13 @@
 //
 // Looks registers up by name as PTX declares them: `.reg .b32 %r<4>;`
 // declares %r0 ... %r3 (no leading zeros), `.reg .pred p;` declares p.
+// The lookup is by name alone, without block scopes: after resolve-scopes
+// (RegisterScopes.h) each name has one declaration.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PTXJIT_LIB_IRGEN_REGISTERDECLS_H
-#define PTXJIT_LIB_IRGEN_REGISTERDECLS_H
+#ifndef PTXJIT_LIB_TRANSFORMS_REGISTERDECLS_H
+#define PTXJIT_LIB_TRANSFORMS_REGISTERDECLS_H
 
 #include "ptxjit/PTX/AST.h"
 #include "llvm/ADT/StringExtras.h"
@@ -14,7 +16,7 @@
 #include <optional>
 
 namespace ptxjit {
-namespace irgen {
+namespace transforms {
 
 class RegisterDecls {
 public:
@@ -62,7 +64,7 @@ private:
   llvm::StringMap<std::pair<ptx::ScalarType, unsigned>> Ranges;
 };
 
-} // namespace irgen
+} // namespace transforms
 } // namespace ptxjit
 
 #endif

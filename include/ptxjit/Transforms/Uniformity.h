@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PTXJIT_LIB_IRGEN_UNIFORMITY_H
-#define PTXJIT_LIB_IRGEN_UNIFORMITY_H
+#ifndef PTXJIT_TRANSFORMS_UNIFORMITY_H
+#define PTXJIT_TRANSFORMS_UNIFORMITY_H
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -24,7 +24,7 @@ struct Operand;
 class Module;
 } // namespace ptx
 
-namespace irgen {
+namespace transforms {
 
 class PTXCFG;
 
@@ -95,7 +95,7 @@ private:
   llvm::BitVector Divergent;
 };
 
-} // namespace irgen
+} // namespace transforms
 } // namespace ptxjit
 
 #endif

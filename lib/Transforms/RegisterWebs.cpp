@@ -1,8 +1,8 @@
 //===- RegisterWebs.cpp - Splitting reused PTX registers ------------------===//
 
-#include "RegisterWebs.h"
-#include "CFG.h"
+#include "ptxjit/Transforms/RegisterWebs.h"
 #include "RegisterDecls.h"
+#include "ptxjit/Transforms/CFG.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -14,7 +14,7 @@
 
 using namespace llvm;
 using namespace ptxjit;
-using namespace ptxjit::irgen;
+using namespace ptxjit::transforms;
 using ptx::Opcode;
 using ptx::Operand;
 using ptx::Statement;
@@ -76,9 +76,9 @@ struct Def {
 
 } // namespace
 
-ptx::Function irgen::splitRegisterWebs(const ptx::Function &F,
-                                       const PTXCFG &CFG,
-                                       BumpPtrAllocator &Alloc) {
+ptx::Function transforms::splitRegisterWebs(const ptx::Function &F,
+                                            const PTXCFG &CFG,
+                                            BumpPtrAllocator &Alloc) {
   ptx::Function Result = F;
   RegisterDecls Decls(F);
   const auto &Body = F.Body;

@@ -1,16 +1,16 @@
 //===- Uniformity.cpp - Which PTX registers are uniform or affine ---------===//
 
-#include "Uniformity.h"
-#include "CFG.h"
+#include "ptxjit/Transforms/Uniformity.h"
 #include "ptxjit/ABI/KernelShape.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/SpecialRegisters.h"
+#include "ptxjit/Transforms/CFG.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <functional>
 
 using namespace llvm;
 using namespace ptxjit;
-using namespace ptxjit::irgen;
+using namespace ptxjit::transforms;
 using ptx::Opcode;
 using ptx::Operand;
 using ptx::Statement;

@@ -9,14 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PTXJIT_LIB_IRGEN_INLINER_H
-#define PTXJIT_LIB_IRGEN_INLINER_H
+#ifndef PTXJIT_TRANSFORMS_INLINER_H
+#define PTXJIT_TRANSFORMS_INLINER_H
 
 #include "ptxjit/PTX/AST.h"
 #include "llvm/Support/Allocator.h"
 
 namespace ptxjit {
-namespace irgen {
+namespace transforms {
 
 /// Returns a copy of F in which each direct call of a device function of M
 /// that has a body and cannot reach itself through direct calls is replaced
@@ -28,7 +28,7 @@ namespace irgen {
 ptx::Function inlineCalls(const ptx::Module &M, const ptx::Function &F,
                           llvm::BumpPtrAllocator &Alloc);
 
-} // namespace irgen
+} // namespace transforms
 } // namespace ptxjit
 
 #endif

@@ -9,14 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PTXJIT_LIB_IRGEN_REGISTERWEBS_H
-#define PTXJIT_LIB_IRGEN_REGISTERWEBS_H
+#ifndef PTXJIT_TRANSFORMS_REGISTERWEBS_H
+#define PTXJIT_TRANSFORMS_REGISTERWEBS_H
 
 #include "ptxjit/PTX/AST.h"
 #include "llvm/Support/Allocator.h"
 
 namespace ptxjit {
-namespace irgen {
+namespace transforms {
 
 class PTXCFG;
 
@@ -26,7 +26,7 @@ class PTXCFG;
 ptx::Function splitRegisterWebs(const ptx::Function &F, const PTXCFG &CFG,
                                 llvm::BumpPtrAllocator &Alloc);
 
-} // namespace irgen
+} // namespace transforms
 } // namespace ptxjit
 
 #endif

@@ -1,11 +1,11 @@
 //===- CFG.cpp - Basic blocks of a PTX function body ----------------------===//
 
-#include "CFG.h"
+#include "ptxjit/Transforms/CFG.h"
 #include "ptxjit/PTX/AST.h"
 
 using namespace llvm;
 using namespace ptxjit;
-using namespace ptxjit::irgen;
+using namespace ptxjit::transforms;
 using ptx::Opcode;
 using ptx::Statement;
 
@@ -24,7 +24,7 @@ static bool endsBlock(const Statement &S) {
   }
 }
 
-bool irgen::isSyncPoint(const Statement &S) {
+bool transforms::isSyncPoint(const Statement &S) {
   if (S.Kind != Statement::Inst)
     return false;
   const ptx::Instruction &I = S.Instr;
@@ -44,7 +44,7 @@ bool irgen::isSyncPoint(const Statement &S) {
 }
 
 const SmallVector<StringRef, 4> *
-irgen::findBranchTargets(const ptx::Function &F, StringRef Table) {
+transforms::findBranchTargets(const ptx::Function &F, StringRef Table) {
   for (const Statement &S : F.Body)
     if (S.Kind == Statement::BranchTargets && S.Name == Table)
       return &F.TargetLists[S.Index];

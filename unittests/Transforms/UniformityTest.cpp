@@ -1,0 +1,152 @@
+//===- UniformityTest.cpp - Uniform, affine and varying registers ---------===//
+
+#include "ptxjit/Transforms/Uniformity.h"
+#include "TransformsTestUtil.h"
+#include "ptxjit/ABI/KernelShape.h"
+#include "ptxjit/Transforms/CFG.h"
+#include <optional>
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::transforms;
+
+namespace {
+
+/// A kernel, its CFG and its uniformity for BlockX x BlockY blocks.
+struct Analysed {
+  std::unique_ptr<ptx::Module> M;
+  std::optional<PTXCFG> CFG;
+  KernelShape KS;
+  std::unique_ptr<UniformityInfo> UI;
+};
+
+std::unique_ptr<Analysed> analyse(StringRef Body, unsigned BlockX = 32,
+                                  unsigned BlockY = 1) {
+  auto A = std::make_unique<Analysed>();
+  A->M = loadPTX(kernelPTX(Body));
+  if (!A->M)
+    return A;
+  const ptx::Function &F = *A->M->findFunction("k");
+  Expected<PTXCFG> G = PTXCFG::build(*A->M, F);
+  if (!G) {
+    ADD_FAILURE() << toString(G.takeError());
+    return A;
+  }
+  A->CFG = std::move(*G);
+  A->KS.BlockDim[0] = BlockX;
+  A->KS.BlockDim[1] = BlockY;
+  A->UI = std::make_unique<UniformityInfo>(*A->M, F, *A->CFG, A->KS);
+  return A;
+}
+
+TEST(ShapeTest, Join) {
+  Shape U = Shape::uniform(), A4 = Shape::affine(4), V = Shape::varying();
+  // The analysis is optimistic: uniform is the least shape.
+  EXPECT_EQ(U.join(U), U);
+  EXPECT_EQ(U.join(A4), A4);
+  EXPECT_EQ(A4.join(A4), A4);
+  EXPECT_EQ(A4.join(Shape::affine(8)), V);
+  EXPECT_EQ(V.join(U), V);
+  // Stride 0 over the whole warp is uniform.
+  EXPECT_TRUE(Shape::affine(0).isUniform());
+}
+
+TEST(UniformityTest, ParametersAndConstantsAreUniform) {
+  auto A = analyse(R"(
+  .reg .b64 p, q;
+  ld.param.u64 p, [out];
+  add.u64 q, p, 16;)");
+  ASSERT_TRUE(A->UI);
+  EXPECT_TRUE(A->UI->getRegister("p").isUniform());
+  EXPECT_TRUE(A->UI->getRegister("q").isUniform());
+}
+
+TEST(UniformityTest, ThreadIndexArithmeticIsAffine) {
+  auto A = analyse(R"(
+  .reg .b32 i;
+  .reg .b64 p, off;
+  mov.u32 i, %tid.x;
+  ld.param.u64 p, [out];
+  mul.wide.u32 off, i, 4;
+  add.u64 p, p, off;)");
+  ASSERT_TRUE(A->UI);
+  Shape I = A->UI->getRegister("i");
+  EXPECT_EQ(I.Kind, Shape::Affine);
+  EXPECT_EQ(I.Stride, 1);
+  Shape Off = A->UI->getRegister("off");
+  EXPECT_EQ(Off.Kind, Shape::Affine);
+  EXPECT_EQ(Off.Stride, 4);
+  // p is both the parameter and p + 4 * i: one register, two shapes.
+  EXPECT_TRUE(A->UI->getRegister("p").isVarying());
+}
+
+TEST(UniformityTest, NarrowBlocksMakeTidXAffineInSegments) {
+  // A 16 x 2 block puts two rows of 16 threads in each warp.
+  auto A = analyse(".reg .b32 %r1;\nmov.u32 %r1, %tid.x;", 16, 2);
+  ASSERT_TRUE(A->UI);
+  Shape S = A->UI->getSpecial("%tid", 'x');
+  EXPECT_EQ(S.Kind, Shape::Affine);
+  EXPECT_EQ(S.Stride, 1);
+  EXPECT_EQ(S.segment(), 16u);
+  EXPECT_EQ(A->UI->getRegister("%r1"), S);
+  // Rows of 16 lanes: %tid.y is uniform within each row only.
+  Shape Y = A->UI->getSpecial("%tid", 'y');
+  EXPECT_EQ(Y.Kind, Shape::Affine);
+  EXPECT_EQ(Y.Stride, 0);
+  EXPECT_EQ(Y.segment(), 16u);
+}
+
+TEST(UniformityTest, LoadsThroughVaryingAddressesAreVarying) {
+  // (The parser marks only '%' names as address registers; resolve-scopes
+  // marks the others.)
+  auto A = analyse(R"(
+  .reg .b32 i, v, w;
+  .reg .b64 p, %a;
+  mov.u32 i, %tid.x;
+  ld.param.u64 p, [out];
+  ld.global.u32 w, [p];
+  mul.wide.u32 %a, i, 4;
+  add.u64 %a, p, %a;
+  ld.global.u32 v, [%a];)");
+  ASSERT_TRUE(A->UI);
+  EXPECT_TRUE(A->UI->getRegister("v").isVarying());
+  EXPECT_TRUE(A->UI->getRegister("w").isUniform());
+}
+
+TEST(UniformityTest, BranchesOnTheThreadIndexDiverge) {
+  // Block 0 branches on a varying predicate: block 1 (the not-taken side)
+  // may run with some lanes only; the join after both does not. (Lanes
+  // that branch to a bare ret only leave, which would not split the warp.)
+  auto A = analyse(R"(
+  .reg .pred q;
+  .reg .b32 i;
+  mov.u32 i, %tid.x;
+  setp.lt.u32 q, i, 5;
+  @q bra join;
+  add.u32 i, i, 1;
+join:
+  st.global.u32 [out], i;
+  ret;)");
+  ASSERT_TRUE(A->UI);
+  EXPECT_TRUE(A->UI->getRegister("q").isVarying());
+  EXPECT_FALSE(A->UI->isDivergentBlock(0));
+  EXPECT_TRUE(A->UI->isDivergentBlock(1));
+  EXPECT_FALSE(A->UI->isDivergentBlock(2));
+}
+
+TEST(UniformityTest, UniformBranchesDoNotDiverge) {
+  auto A = analyse(R"(
+  .reg .pred q;
+  .reg .b64 p;
+  ld.param.u64 p, [out];
+  setp.eq.u64 q, p, 0;
+  @q bra join;
+  add.u64 p, p, 1;
+join:
+  ret;)");
+  ASSERT_TRUE(A->UI);
+  EXPECT_TRUE(A->UI->getRegister("q").isUniform());
+  EXPECT_FALSE(A->UI->isDivergentBlock(1));
+}
+
+} // namespace
