@@ -33,5 +33,13 @@ if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
 
+# nvcc, also optional: CUDA programs built at test time run through
+# `ptx-jit exec` with ptx-jit's libcudart.so.13.
+nvcc = lit.util.which("nvcc", os.pathsep.join([cuda_bin, os.environ.get("PATH", "")]))
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(
+        ("%nvcc", nvcc + " -cudart shared -arch=sm_80 -O2 -std=c++17"))
+
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%srcroot", config.ptxjit_src_root))

@@ -7,9 +7,11 @@
 //              as a pass of the lowering pipeline leaves it (--after)
 //   run        run one kernel with arguments given on the command line
 //   emit-llvm  print the warp-vectorized LLVM IR of a kernel
+//   exec       run a CUDA program with ptx-jit's CUDA runtime library
 //
 //===----------------------------------------------------------------------===//
 
+#include "ptxjit/Driver/ExecProgram.h"
 #include "ptxjit/Driver/RunKernel.h"
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
@@ -37,6 +39,17 @@ static cl::SubCommand PrintCmd("print",
 static cl::SubCommand RunCmd("run", "Run one kernel of a PTX file");
 static cl::SubCommand
     EmitLLVMCmd("emit-llvm", "Print the warp-vectorized LLVM IR of a kernel");
+
+static cl::SubCommand ExecCmd("exec",
+                              "Run a CUDA program (built with nvcc -cudart "
+                              "shared) with ptx-jit's libcudart.so.13");
+static cl::opt<std::string> ExecProgramName(cl::Positional, cl::Required,
+                                            cl::desc("<program>"),
+                                            cl::sub(ExecCmd));
+// Everything after the program is the program's.
+static cl::list<std::string> ExecArgs(cl::ConsumeAfter,
+                                      cl::desc("[program arguments...]"),
+                                      cl::sub(ExecCmd));
 
 static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
                                       cl::desc("<file.ptx | ->"),
@@ -157,6 +170,14 @@ int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
                               "ptx-jit: run NVIDIA PTX kernels on the CPU\n");
+  if (ExecCmd) {
+    Expected<std::string> Dir = driver::findCUDALibraryDir(argv[0]);
+    if (!Dir)
+      return reportError(Dir.takeError());
+    std::vector<std::string> Args{ExecProgramName};
+    Args.insert(Args.end(), ExecArgs.begin(), ExecArgs.end());
+    return reportError(driver::execProgram(*Dir, Args));
+  }
   if (!CheckCmd && !ListCmd && !PrintCmd && !RunCmd && !EmitLLVMCmd) {
     WithColor::error(errs(), "ptx-jit")
         << "no subcommand given; see 'ptx-jit --help'\n";

@@ -1,0 +1,84 @@
+//===- FunctionAPI.cpp - Kernel attributes and occupancy ------------------===//
+
+#include "APIHelpers.h"
+#include "ptxjit/PTX/AST.h"
+#include "ptxjit/Runtime/Launch.h"
+#include <cstring>
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::cuda;
+
+PTXJIT_CUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *Attr,
+                                                    const void *Function) {
+  if (!Attr)
+    return setLastError(cudaErrorInvalidValue);
+  Expected<device::Kernel &> K = RuntimeState::get().getKernel(Function);
+  if (!K)
+    return setLastError(K.takeError());
+  const device::KernelAttributes &A = K->getAttributes();
+  std::memset(Attr, 0, sizeof *Attr);
+  Attr->sharedSizeBytes = A.StaticSharedBytes;
+  Attr->maxThreadsPerBlock = int(A.MaxThreadsPerBlock);
+  Attr->numRegs = 32;
+  Attr->ptxVersion = 80;
+  Attr->binaryVersion = 80;
+  Attr->maxDynamicSharedSizeBytes = int(A.MaxDynamicSharedBytes);
+  Attr->preferredShmemCarveout = -1;
+  return cudaSuccess;
+}
+
+PTXJIT_CUDART_API cudaError_t cudaFuncSetAttribute(const void *Function,
+                                                   int Attribute, int Value) {
+  Expected<device::Kernel &> K = RuntimeState::get().getKernel(Function);
+  if (!K)
+    return setLastError(K.takeError());
+  if (Attribute == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    uint64_t Static = K->getAttributes().StaticSharedBytes;
+    if (Value < 0 || uint64_t(Value) + Static > MaxSharedBytesPerBlock)
+      return setLastError(cudaErrorInvalidValue);
+    K->setMaxDynamicSharedBytes(uint32_t(Value));
+    return cudaSuccess;
+  }
+  if (Attribute == cudaFuncAttributePreferredSharedMemoryCarveout)
+    return cudaSuccess;
+  return setLastError(cudaErrorInvalidValue);
+}
+
+PTXJIT_CUDART_API cudaError_t cudaFuncSetCacheConfig(const void *Function,
+                                                     int Config) {
+  return cudaSuccess;
+}
+
+PTXJIT_CUDART_API cudaError_t cudaFuncGetName(const char **Name,
+                                              const void *Function) {
+  if (!Name)
+    return setLastError(cudaErrorInvalidValue);
+  RegisteredFunction *F = RuntimeState::get().findFunction(Function);
+  if (!F)
+    return setLastError(cudaError_t(device::ErrorCode::InvalidDeviceFunction));
+  *Name = F->DeviceName.c_str();
+  return cudaSuccess;
+}
+
+PTXJIT_CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    int *NumBlocks, const void *Function, int BlockSize, size_t DynamicShared) {
+  if (!NumBlocks || BlockSize <= 0)
+    return setLastError(cudaErrorInvalidValue);
+  Expected<device::Kernel &> K = RuntimeState::get().getKernel(Function);
+  if (!K)
+    return setLastError(K.takeError());
+  const device::KernelAttributes &A = K->getAttributes();
+  if (uint64_t(BlockSize) > A.MaxThreadsPerBlock) {
+    *NumBlocks = 0;
+    return cudaSuccess;
+  }
+  // An sm_80 multiprocessor: 2048 threads, 32 blocks, 164 KiB of shared
+  // memory (registers are not a limit here).
+  int Blocks = std::min(32, 2048 / ((BlockSize + 31) / 32 * 32));
+  uint64_t Shared = A.StaticSharedBytes + DynamicShared;
+  if (Shared)
+    Blocks = std::min<int>(Blocks, int(164 * 1024 / Shared));
+  *NumBlocks = Blocks;
+  return cudaSuccess;
+}

@@ -1,0 +1,215 @@
+//===- RuntimeState.cpp - What the CUDA runtime library keeps -------------===//
+
+#include "RuntimeState.h"
+#include "ptxjit/CUDA/FatBinary.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cstdlib>
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::cuda;
+
+/// The highest architecture whose PTX ptx-jit reads.
+static constexpr unsigned MaxPTXArch = 120;
+
+RuntimeState &RuntimeState::get() {
+  static RuntimeState *State = new RuntimeState();
+  return *State;
+}
+
+Expected<device::Context &> RuntimeState::getContext() {
+  std::lock_guard<std::mutex> G(Lock);
+  if (!Ctx) {
+    device::ContextOptions Opts;
+    if (const char *Threads = std::getenv("PTXJIT_THREADS"))
+      Opts.NumThreads = unsigned(std::strtoul(Threads, nullptr, 10));
+    Expected<std::unique_ptr<device::Context>> C =
+        device::Context::create(Opts);
+    if (!C)
+      return C.takeError();
+    Ctx = std::move(*C);
+  }
+  return *Ctx;
+}
+
+void RuntimeState::resetContext() {
+  std::unique_ptr<device::Context> Old;
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    Old = std::move(Ctx);
+    // Modules and kernels lived in the context: load them again on use.
+    for (auto &B : Binaries) {
+      B->Module = nullptr;
+      B->LoadError.clear();
+      B->LoadErrorCode = device::ErrorCode::Success;
+    }
+    for (auto &[Host, F] : Functions)
+      F->Kernel = nullptr;
+  }
+}
+
+RegisteredBinary *RuntimeState::registerBinary(const void *FatBinary) {
+  std::lock_guard<std::mutex> G(Lock);
+  Binaries.push_back(std::make_unique<RegisteredBinary>());
+  Binaries.back()->FatBinary = FatBinary;
+  return Binaries.back().get();
+}
+
+void RuntimeState::unregisterBinary(RegisteredBinary *B) {
+  // The program is exiting (or unloading a library): finish its work.
+  if (device::Context *C = peekContext())
+    consumeError(C->synchronize());
+  std::lock_guard<std::mutex> G(Lock);
+  for (auto It = Functions.begin(); It != Functions.end();)
+    if (It->second->Binary == B)
+      Functions.erase(It++);
+    else
+      ++It;
+  for (auto It = Variables.begin(); It != Variables.end();)
+    if (It->second.Binary == B)
+      Variables.erase(It++);
+    else
+      ++It;
+}
+
+void RuntimeState::registerFunction(RegisteredBinary *B,
+                                    const void *HostFunction,
+                                    const char *DeviceName) {
+  std::lock_guard<std::mutex> G(Lock);
+  auto F = std::make_unique<RegisteredFunction>();
+  F->Binary = B;
+  F->DeviceName = DeviceName;
+  Functions[HostFunction] = std::move(F);
+}
+
+void RuntimeState::registerVariable(RegisteredBinary *B,
+                                    const void *HostVariable,
+                                    const char *DeviceName, uint64_t Size,
+                                    void **ManagedPointer) {
+  std::lock_guard<std::mutex> G(Lock);
+  Variables[HostVariable] = {B, DeviceName, Size, ManagedPointer};
+}
+
+Error RuntimeState::loadBinary(RegisteredBinary &B, device::Context &C) {
+  if (B.Module)
+    return Error::success();
+  if (B.LoadErrorCode != device::ErrorCode::Success)
+    return device::makeDeviceError(B.LoadErrorCode, B.LoadError);
+  auto Fail = [&](device::ErrorCode Code, Error E) {
+    B.LoadErrorCode = Code;
+    B.LoadError = toString(std::move(E));
+    return device::makeDeviceError(Code, B.LoadError);
+  };
+  // __cudaRegisterFatBinary's argument: {magic, version, data, filename}.
+  const auto *Wrapper = static_cast<const uint8_t *>(B.FatBinary);
+  const void *Data = B.FatBinary;
+  if (support::endian::read32le(Wrapper) == FatBinaryWrapperMagic)
+    Data = *reinterpret_cast<const void *const *>(Wrapper + 8);
+  const auto *Header = static_cast<const uint8_t *>(Data);
+  uint64_t Size = support::endian::read16le(Header + 6) +
+                  support::endian::read64le(Header + 8);
+  Expected<std::vector<FatBinaryEntry>> Entries = readFatBinary(Data, Size);
+  if (!Entries)
+    return Fail(device::ErrorCode::InvalidKernelImage, Entries.takeError());
+  Expected<const FatBinaryEntry *> PTX = selectPTXEntry(*Entries, MaxPTXArch);
+  if (!PTX)
+    return Fail(device::ErrorCode::NoKernelImageForDevice, PTX.takeError());
+  Expected<device::Module &> M = C.loadPTX((*PTX)->Payload, "<fatbin>");
+  if (!M)
+    return Fail(device::ErrorCode::InvalidPtx, M.takeError());
+  B.Module = &*M;
+  // __managed__ variables: the host's pointer to the device copy.
+  for (auto &[Host, V] : Variables) {
+    if (V.Binary != &B || !V.ManagedPointer)
+      continue;
+    if (Expected<device::Allocation> A = M->getGlobal(V.DeviceName))
+      *V.ManagedPointer = A->Base;
+    else
+      consumeError(A.takeError());
+  }
+  return Error::success();
+}
+
+RegisteredFunction *RuntimeState::findFunction(const void *HostFunction) {
+  std::lock_guard<std::mutex> G(Lock);
+  auto It = Functions.find(HostFunction);
+  return It == Functions.end() ? nullptr : It->second.get();
+}
+
+Expected<device::Kernel &> RuntimeState::getKernel(RegisteredFunction &F) {
+  if (F.Kernel)
+    return *F.Kernel;
+  Expected<device::Context &> C = getContext();
+  if (!C)
+    return C.takeError();
+  std::lock_guard<std::mutex> G(Lock);
+  if (Error E = loadBinary(*F.Binary, *C))
+    return std::move(E);
+  Expected<device::Kernel &> K = F.Binary->Module->getKernel(F.DeviceName);
+  if (!K)
+    return K.takeError();
+  F.Kernel = &*K;
+  return *K;
+}
+
+Expected<device::Kernel &> RuntimeState::getKernel(const void *HostFunction) {
+  RegisteredFunction *F = findFunction(HostFunction);
+  if (!F)
+    return device::makeDeviceError(
+        device::ErrorCode::InvalidDeviceFunction,
+        formatv("{0} is not a registered kernel", HostFunction));
+  return getKernel(*F);
+}
+
+Expected<device::Allocation>
+RuntimeState::getVariable(const void *HostVariable) {
+  Expected<device::Context &> C = getContext();
+  if (!C)
+    return C.takeError();
+  std::lock_guard<std::mutex> G(Lock);
+  auto It = Variables.find(HostVariable);
+  if (It == Variables.end())
+    return device::makeDeviceError(
+        device::ErrorCode::InvalidSymbol,
+        formatv("{0} is not a registered device variable", HostVariable));
+  if (Error E = loadBinary(*It->second.Binary, *C))
+    return std::move(E);
+  return It->second.Binary->Module->getGlobal(It->second.DeviceName);
+}
+
+static thread_local cudaError_t LastError = cudaSuccess;
+
+cudaError_t cuda::setLastError(cudaError_t E) {
+  if (E != cudaSuccess)
+    LastError = E;
+  return E;
+}
+
+cudaError_t cuda::setLastError(Error E) {
+  if (!E)
+    return cudaSuccess;
+  return setLastError(cudaError_t(device::takeError(std::move(E)).first));
+}
+
+cudaError_t cuda::takeLastError() {
+  cudaError_t E = LastError;
+  LastError = cudaSuccess;
+  // A sticky error is reported again and again.
+  if (device::Context *C = RuntimeState::get().peekContext())
+    if (C->hasStickyError())
+      return setLastError(C->getStickyError());
+  return E;
+}
+
+cudaError_t cuda::peekLastError() {
+  if (device::Context *C = RuntimeState::get().peekContext())
+    if (C->hasStickyError())
+      return cudaError_t(device::takeError(C->getStickyError()).first);
+  return LastError;
+}
+
+std::vector<CallConfiguration> &cuda::getCallConfigurations() {
+  static thread_local std::vector<CallConfiguration> Stack;
+  return Stack;
+}

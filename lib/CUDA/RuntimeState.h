@@ -1,0 +1,140 @@
+//===- RuntimeState.h - What the CUDA runtime library keeps ------*- C++
+//-*-===//
+//
+// The process's one device context, the fat binaries and the host-side
+// handles of functions and variables the program registered, streams and
+// events, and each host thread's last error and launch configuration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_LIB_CUDA_RUNTIMESTATE_H
+#define PTXJIT_LIB_CUDA_RUNTIMESTATE_H
+
+#include "CUDAABI.h"
+#include "ptxjit/Device/Context.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Error.h"
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace ptxjit {
+namespace cuda {
+
+/// A fat binary the program registered; its module is loaded on first use
+/// (as CUDA's lazy loading does).
+struct RegisteredBinary {
+  const void *FatBinary = nullptr;
+  device::Module *Module = nullptr;
+  /// Why loading failed, once it did (reported at every use).
+  std::string LoadError;
+  device::ErrorCode LoadErrorCode = device::ErrorCode::Success;
+};
+
+struct RegisteredFunction {
+  RegisteredBinary *Binary;
+  std::string DeviceName;
+  device::Kernel *Kernel = nullptr;
+};
+
+struct RegisteredVariable {
+  RegisteredBinary *Binary;
+  std::string DeviceName;
+  uint64_t Size;
+  /// __managed__: the host's pointer variable to point at the device copy.
+  void **ManagedPointer = nullptr;
+};
+
+} // namespace cuda
+} // namespace ptxjit
+
+/// cudaStream_t points to one of these.
+struct CUstream_st {
+  ptxjit::device::Stream *S;
+  unsigned Flags;
+  int Priority;
+};
+
+/// cudaEvent_t points to one of these.
+struct CUevent_st {
+  unsigned Flags = 0;
+  std::mutex Lock;
+  ptxjit::device::Stream *S = nullptr; ///< where it was last recorded
+  uint64_t Ticket = 0;
+  std::chrono::steady_clock::time_point When;
+};
+
+namespace ptxjit {
+namespace cuda {
+
+class RuntimeState {
+public:
+  /// The one state of the process; never destroyed (programs call the
+  /// library from their own static destructors).
+  static RuntimeState &get();
+
+  /// The device context, created on first use.
+  llvm::Expected<device::Context &> getContext();
+  /// The context if it exists (no creation).
+  device::Context *peekContext() { return Ctx.get(); }
+  /// Destroys the context (cudaDeviceReset); the registrations stay.
+  void resetContext();
+
+  RegisteredBinary *registerBinary(const void *FatBinary);
+  void unregisterBinary(RegisteredBinary *B);
+  void registerFunction(RegisteredBinary *B, const void *HostFunction,
+                        const char *DeviceName);
+  void registerVariable(RegisteredBinary *B, const void *HostVariable,
+                        const char *DeviceName, uint64_t Size,
+                        void **ManagedPointer);
+
+  /// The kernel registered for HostFunction, its module loaded.
+  llvm::Expected<device::Kernel &> getKernel(const void *HostFunction);
+  /// The registered function record (for cudaKernel_t handles).
+  RegisteredFunction *findFunction(const void *HostFunction);
+  llvm::Expected<device::Kernel &> getKernel(RegisteredFunction &F);
+  /// The device memory of the variable registered as HostVariable.
+  llvm::Expected<device::Allocation> getVariable(const void *HostVariable);
+
+  /// The device stream of a cudaStream_t (null: the legacy default).
+  device::Stream *toStream(cudaStream_t S) {
+    if (!S || S == reinterpret_cast<cudaStream_t>(1) ||
+        S == reinterpret_cast<cudaStream_t>(2))
+      return nullptr;
+    return S->S;
+  }
+
+private:
+  RuntimeState() = default;
+  llvm::Error loadBinary(RegisteredBinary &B, device::Context &C);
+
+  std::mutex Lock;
+  std::unique_ptr<device::Context> Ctx;
+  std::vector<std::unique_ptr<RegisteredBinary>> Binaries;
+  llvm::DenseMap<const void *, std::unique_ptr<RegisteredFunction>> Functions;
+  llvm::DenseMap<const void *, RegisteredVariable> Variables;
+};
+
+/// Records an API call's result as the thread's last error (unless it is
+/// success) and returns it.
+cudaError_t setLastError(cudaError_t E);
+/// The same for an llvm::Error, consumed.
+cudaError_t setLastError(llvm::Error E);
+/// Returns the thread's last error and resets it (a sticky error stays).
+cudaError_t takeLastError();
+cudaError_t peekLastError();
+
+/// The thread's launch configurations (<<<...>>> pushes, the stub pops).
+struct CallConfiguration {
+  dim3 Grid, Block;
+  size_t SharedMem;
+  cudaStream_t Stream;
+};
+std::vector<CallConfiguration> &getCallConfigurations();
+
+} // namespace cuda
+} // namespace ptxjit
+
+#endif
