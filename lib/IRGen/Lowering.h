@@ -344,7 +344,6 @@ uint64_t layoutKernelParams(const ptx::Function &F,
                             llvm::SmallVectorImpl<uint64_t> &Offsets);
 
 /// Instruction semantics, one function per family (Instructions*.cpp).
-llvm::Error lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I);
 llvm::Error lowerConversion(FunctionLowering &FL, const ptx::Instruction &I);
 llvm::Error lowerMemory(FunctionLowering &FL, const ptx::Instruction &I);
 
