@@ -17,11 +17,16 @@ using TypeMask = uint64_t;
 
 TypeMask bit(ScalarType T) { return TypeMask(1) << unsigned(T); }
 
+/// ScalarType::None and the types of Types.def.
+constexpr unsigned NumScalarTypes = 1
+#define PTX_TYPE(Enum, Spelling, Bits, Kind) +1
+#include "ptxjit/PTX/Types.def"
+    ;
+static_assert(NumScalarTypes < 64, "a TypeMask holds every type");
+
 TypeMask kindMask(bool (*Pred)(TypeKind)) {
   TypeMask M = 0;
-  for (unsigned T = 1; T < 64; ++T) {
-    if (getSpelling(ScalarType(T)).empty())
-      break;
+  for (unsigned T = 1; T < NumScalarTypes; ++T) {
     if (Pred(getTypeKind(ScalarType(T))))
       M |= bit(ScalarType(T));
   }
@@ -73,7 +78,7 @@ std::string describeList(ArrayRef<std::string> Items) {
 
 std::string describeTypes(TypeMask M) {
   SmallVector<std::string, 16> Names;
-  for (unsigned T = 1; T < 64; ++T)
+  for (unsigned T = 1; T < NumScalarTypes; ++T)
     if (M & (TypeMask(1) << T))
       Names.push_back(getSpelling(ScalarType(T)).str());
   return describeList(Names);
@@ -86,7 +91,7 @@ Expected<TypeMask> parseTypes(StringRef Text, char Sep) {
   TypeMask M = 0;
   for (StringRef Item : Items) {
     if (Item == "*")
-      M |= ~TypeMask(0) & ~bit(ScalarType::None);
+      M |= ((TypeMask(1) << NumScalarTypes) - 1) & ~bit(ScalarType::None);
     else if (Item == "I")
       for (ScalarType T : {ScalarType::U16, ScalarType::U32, ScalarType::U64,
                            ScalarType::S16, ScalarType::S32, ScalarType::S64})
