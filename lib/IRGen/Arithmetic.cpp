@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "InstructionVisitor.h"
 #include "Lowering.h"
 #include "Semantics.h"
 #include "llvm/IR/Intrinsics.h"
@@ -608,28 +609,57 @@ static Value *permuteBytes(FunctionLowering &FL, const ptx::Instruction &I,
   return Result;
 }
 
-Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
-  IRBuilder<> &B = FL.B;
-  ScalarType T = I.getType();
-  ArrayRef<Operand> Ops = I.Operands;
-  bool IsFloat =
-      ptx::isFloat(T) || T == ScalarType::F16x2 || T == ScalarType::BF16x2;
-  bool Signed = ptx::isSigned(T);
-  Sources S(FL);
+namespace {
+/// What every arithmetic family's visitor starts from: the instruction
+/// type, its operands, the sources as read, and the write of the result.
+struct ArithmeticOperands {
+  FunctionLowering &FL;
+  IRBuilder<> &B;
+  ScalarType T;
+  ArrayRef<Operand> Ops;
+  bool IsFloat;
+  bool Signed;
+  Sources S;
+
+  ArithmeticOperands(FunctionLowering &FL, const ptx::Instruction &I)
+      : FL(FL), B(FL.B), T(I.getType()), Ops(I.Operands),
+        IsFloat(ptx::isFloat(T) || T == ScalarType::F16x2 ||
+                T == ScalarType::BF16x2),
+        Signed(ptx::isSigned(T)), S(FL) {}
+};
+
+/// Runs Body(B, T, Ops, IsFloat, Signed, S, Read, Result) for the
+/// instruction, after checking that it has operands. Read(From, Ty) reads
+/// operands From... as Ty into S; Result(V[, Ty]) writes the destination
+/// as the instruction type (or Ty).
+template <typename BodyFn>
+Error lowerArithmeticFamily(FunctionLowering &FL, const ptx::Instruction &I,
+                            BodyFn Body) {
+  if (I.Operands.empty() && I.Op != Opcode::Activemask)
+    return FL.error(I, "missing operands");
+  ArithmeticOperands A(FL, I);
   auto Read = [&](unsigned From, ScalarType Ty) -> Error {
-    for (unsigned N = From; N < Ops.size(); ++N)
-      if (Error E = S.add(Ops[N], Ty))
+    for (unsigned N = From; N < A.Ops.size(); ++N)
+      if (Error E = A.S.add(A.Ops[N], Ty))
         return E;
     return Error::success();
   };
   auto Result = [&](Value *V, ScalarType Ty = ScalarType::None) {
-    return FL.write(Ops[0], V, Ty == ScalarType::None ? T : Ty, Signed);
+    return FL.write(A.Ops[0], V, Ty == ScalarType::None ? A.T : Ty, A.Signed);
   };
-  if (Ops.empty() && I.Op != Opcode::Activemask)
-    return FL.error(I, "missing operands");
+  return Body(A.B, A.T, A.Ops, A.IsFloat, A.Signed, A.S, Read, Result);
+}
+} // namespace
 
-  switch (I.Op) {
-  case Opcode::Mov: {
+// The parameters every family's body sees (not all use each).
+#define ARITHMETIC_BODY_PARAMS                                                 \
+  [[maybe_unused]] IRBuilder<> &B, [[maybe_unused]] ScalarType T,              \
+      [[maybe_unused]] ArrayRef<Operand> Ops, [[maybe_unused]] bool IsFloat,   \
+      [[maybe_unused]] bool Signed, [[maybe_unused]] Sources &S,               \
+      [[maybe_unused]] auto &Read, [[maybe_unused]] auto &Result
+
+Error InstructionLowering::visitMov(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Ops.size() != 2)
       return FL.error(I, "mov needs two operands");
     if (Ops[0].Kind == Operand::Vector) {
@@ -656,11 +686,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     if (Error E = Read(1, T))
       return E;
     return Result(S[0]);
-  }
-  case Opcode::Add:
-  case Opcode::Sub:
-  case Opcode::AddC:
-  case Opcode::SubC: {
+  });
+}
+
+Error InstructionLowering::visitAddSub(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     if (IsFloat)
@@ -672,10 +702,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
                 : (Signed ? Intrinsic::ssub_sat : Intrinsic::usub_sat),
           S[0], S[1]));
     return Result(carryArithmetic(FL, I, IsAdd, S[0], S[1]));
-  }
-  case Opcode::Mul:
-  case Opcode::Mad:
-  case Opcode::MadC: {
+  });
+}
+
+Error InstructionLowering::visitMulMad(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     bool Wide = I.hasModifier(Modifier::Wide);
     if (Error E = S.add(Ops[1], T))
       return E;
@@ -717,9 +748,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       return Result(B.CreateBinaryIntrinsic(Intrinsic::sadd_sat, Prod, S[2]),
                     ResultTy);
     return Result(B.CreateAdd(Prod, S[2]), ResultTy);
-  }
-  case Opcode::Mul24:
-  case Opcode::Mad24: {
+  });
+}
+
+Error InstructionLowering::visitMul24(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     Type *Ty = S[0]->getType();
@@ -741,25 +774,32 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
               ? B.CreateBinaryIntrinsic(Intrinsic::sadd_sat, R, S[2])
               : B.CreateAdd(R, S[2]);
     return Result(R);
-  }
-  case Opcode::Sad: {
+  });
+}
+
+Error InstructionLowering::visitSad(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     Value *Diff = B.CreateSelect(
         Signed ? B.CreateICmpSLT(S[0], S[1]) : B.CreateICmpULT(S[0], S[1]),
         B.CreateSub(S[1], S[0]), B.CreateSub(S[0], S[1]));
     return Result(B.CreateAdd(Diff, S[2]));
-  }
-  case Opcode::Div:
-  case Opcode::Rem: {
+  });
+}
+
+Error InstructionLowering::visitDivRem(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     if (IsFloat)
       return Result(floatBinary(FL, I, T, S[0], S[1]));
     return Result(safeDivRem(B, S[0], S[1], Signed, I.Op == Opcode::Rem));
-  }
-  case Opcode::Abs:
-  case Opcode::Neg: {
+  });
+}
+
+Error InstructionLowering::visitAbsNeg(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     if (IsFloat)
@@ -767,9 +807,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     if (I.Op == Opcode::Neg)
       return Result(B.CreateNeg(S[0]));
     return Result(B.CreateBinaryIntrinsic(Intrinsic::abs, S[0], B.getFalse()));
-  }
-  case Opcode::Min:
-  case Opcode::Max: {
+  });
+}
+
+Error InstructionLowering::visitMinMax(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     if (IsFloat) {
@@ -788,30 +830,35 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       R = B.CreateBinaryIntrinsic(Intrinsic::smax, R,
                                   Constant::getNullValue(R->getType()));
     return Result(R);
-  }
-  case Opcode::Fma: {
+  });
+}
+
+Error InstructionLowering::visitFma(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     return Result(fusedMultiplyAdd(FL, I, T, S[0], S[1], S[2]));
-  }
-  case Opcode::Rcp:
-  case Opcode::Sqrt:
-  case Opcode::Rsqrt:
-  case Opcode::Sin:
-  case Opcode::Cos:
-  case Opcode::Lg2:
-  case Opcode::Ex2:
-  case Opcode::Tanh: {
+  });
+}
+
+Error InstructionLowering::visitFloatUnary(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     return Result(floatUnary(FL, I, T, S[0]));
-  }
-  case Opcode::Copysign: {
+  });
+}
+
+Error InstructionLowering::visitCopysign(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     return Result(floatBinary(FL, I, T, S[0], S[1]));
-  }
-  case Opcode::Testp: {
+  });
+}
+
+Error InstructionLowering::visitTestp(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     unsigned Class = 0;
@@ -829,10 +876,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       Class = fcSubnormal;
     Value *R = B.createIsFPClass(toArith(FL, S[0], T), Class);
     return FL.write(Ops[0], R, ScalarType::Pred);
-  }
-  case Opcode::Popc:
-  case Opcode::Clz:
-  case Opcode::Bfind: {
+  });
+}
+
+Error InstructionLowering::visitBitCount(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     Value *A = S[0];
@@ -861,20 +909,29 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
                                    ? (Type *)FL.getVectorType(B.getInt32Ty())
                                    : B.getInt32Ty());
     return FL.write(Ops[0], R, ScalarType::U32);
-  }
-  case Opcode::Brev: {
+  });
+}
+
+Error InstructionLowering::visitBrev(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     return Result(B.CreateUnaryIntrinsic(Intrinsic::bitreverse, S[0]));
-  }
-  case Opcode::Bfe: {
+  });
+}
+
+Error InstructionLowering::visitBfe(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = S.add(Ops[1], T))
       return E;
     if (Error E = Read(2, ScalarType::U32))
       return E;
     return Result(bitFieldExtract(B, S[0], S[1], S[2], Signed));
-  }
-  case Opcode::Bfi: {
+  });
+}
+
+Error InstructionLowering::visitBfi(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = S.add(Ops[1], T))
       return E;
     if (Error E = S.add(Ops[2], T))
@@ -882,8 +939,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     if (Error E = Read(3, ScalarType::U32))
       return E;
     return Result(bitFieldInsert(B, S[0], S[1], S[2], S[3]));
-  }
-  case Opcode::Bmsk: {
+  });
+}
+
+Error InstructionLowering::visitBmsk(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, ScalarType::U32))
       return E;
     Type *Ty = S[0]->getType();
@@ -900,8 +960,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     }
     Value *Ones = B.CreateSub(B.CreateShl(C(1), W), C(1));
     return Result(B.CreateTrunc(B.CreateShl(Ones, A), Ty));
-  }
-  case Opcode::Fns: {
+  });
+}
+
+Error InstructionLowering::visitFns(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, ScalarType::B32))
       return E;
     // Rare: computed lane by lane by the runtime, as the ISA states it.
@@ -914,13 +977,19 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
                                B.CreateExtractElement(Os, Lane)});
         });
     return FL.write(Ops[0], R, ScalarType::B32);
-  }
-  case Opcode::Prmt: {
+  });
+}
+
+Error InstructionLowering::visitPrmt(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, ScalarType::B32))
       return E;
     return Result(permuteBytes(FL, I, S[0], S[1], S[2]));
-  }
-  case Opcode::Shf: {
+  });
+}
+
+Error InstructionLowering::visitShf(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, ScalarType::B32))
       return E;
     Value *N = S[2];
@@ -936,20 +1005,21 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
                     : B.CreateIntrinsic(Intrinsic::fshr, {Ty}, {S[1], S[0], N});
     Value *Whole = Left ? S[0] : S[1];
     return Result(B.CreateSelect(B.CreateICmpEQ(N, C(32)), Whole, R));
-  }
-  case Opcode::Shl:
-  case Opcode::Shr: {
+  });
+}
+
+Error InstructionLowering::visitShift(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = S.add(Ops[1], T))
       return E;
     if (Error E = S.add(Ops[2], ScalarType::U32))
       return E;
     return Result(clampedShift(B, I.Op, S[0], S[1], Signed));
-  }
-  case Opcode::And:
-  case Opcode::Or:
-  case Opcode::Xor:
-  case Opcode::Not:
-  case Opcode::Cnot: {
+  });
+}
+
+Error InstructionLowering::visitLogic(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
       return E;
     Value *R;
@@ -973,8 +1043,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       break;
     }
     return Result(R);
-  }
-  case Opcode::Lop3: {
+  });
+}
+
+Error InstructionLowering::visitLop3(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, ScalarType::B32))
       return E;
     if (Ops[4].Kind != Operand::IntImm)
@@ -990,9 +1063,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       R = B.CreateOr(R, B.CreateAnd(X, B.CreateAnd(Y, Z)));
     }
     return Result(R);
-  }
-  case Opcode::Setp:
-  case Opcode::Set: {
+  });
+}
+
+Error InstructionLowering::visitCompare(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     ScalarType CmpTy = I.Op == Opcode::Set ? I.getType(1) : T;
     if (Error E = S.add(Ops[1], CmpTy))
       return E;
@@ -1019,8 +1094,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       return FL.write(Ops[0].Elements[1], Q, ScalarType::Pred);
     }
     return FL.write(Ops[0], P, ScalarType::Pred);
-  }
-  case Opcode::Selp: {
+  });
+}
+
+Error InstructionLowering::visitSelp(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = S.add(Ops[1], T))
       return E;
     if (Error E = S.add(Ops[2], T))
@@ -1028,8 +1106,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
     if (Error E = S.add(Ops[3], ScalarType::Pred))
       return E;
     return Result(B.CreateSelect(S[2], S[0], S[1]));
-  }
-  case Opcode::Slct: {
+  });
+}
+
+Error InstructionLowering::visitSlct(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     ScalarType CTy = I.getType(1);
     if (Error E = S.add(Ops[1], T))
       return E;
@@ -1047,9 +1128,11 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
       NonNeg = B.CreateICmpSGE(C, Constant::getNullValue(C->getType()));
     }
     return Result(B.CreateSelect(NonNeg, S[0], S[1]));
-  }
-  case Opcode::Dp4a:
-  case Opcode::Dp2a: {
+  });
+}
+
+Error InstructionLowering::visitDotProduct(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, ScalarType::B32))
       return E;
     bool ASigned = ptx::isSigned(I.getType(0));
@@ -1074,9 +1157,6 @@ Error irgen::lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I) {
                                          Part(S[1], Base + 8 * K, 8, BSigned)));
     }
     return FL.write(Ops[0], Acc, ScalarType::U32);
-  }
-  default:
-    return FL.error(I, "instruction '" + ptx::getSpelling(I.Op) +
-                           "' is not supported yet");
-  }
+  });
 }
+#undef ARITHMETIC_BODY_PARAMS

@@ -428,16 +428,9 @@ Error FunctionLowering::lowerBlock(unsigned Index) {
       continue;
     CurScope = StatementScope[I];
     const ptx::Instruction &Inst = S.Instr;
-    switch (Inst.Op) {
-    case Opcode::Bra:
-    case Opcode::BrxIdx:
-    case Opcode::Ret:
-    case Opcode::Exit:
-    case Opcode::Trap:
+    if (ptx::endsBlock(Inst.Op)) {
       Last = &Inst;
       continue;
-    default:
-      break;
     }
     if (isSyncPoint(S) && I != Blk.Begin) {
       // Sync points start their block (see PTXCFG::build); only labels and

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "InstructionVisitor.h"
 #include "Lowering.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/PTX/ModuleInfo.h"
@@ -856,38 +857,37 @@ Error FunctionLowering::lowerInstruction(const ptx::Instruction &I) {
   if (!Active)
     return Active.takeError();
   InstMask = *Active;
-  const ptx::OpcodeInfo &Info = ptx::getOpcodeInfo(I.Op);
-  if (Info.Flags & ptx::OpUnsupported)
-    return error(I, "instruction '" + Info.Spelling + "' is not supported yet");
-  if (Info.Flags & ptx::OpCTABarrier)
-    return lowerBarrierOp(I);
-  if (Info.Flags & ptx::OpWarpSync)
-    return lowerWarpSync(I);
-  switch (I.Op) {
-  case Opcode::Ld:
-  case Opcode::Ldu:
-  case Opcode::St:
-  case Opcode::Atom:
-  case Opcode::Red:
-  case Opcode::Prefetch:
-  case Opcode::Prefetchu:
-  case Opcode::Membar:
-  case Opcode::Fence:
-  case Opcode::Cvta:
-  case Opcode::Isspacep:
-  case Opcode::CpAsync:
-    return lowerMemory(*this, I);
-  case Opcode::Cvt:
-    return lowerConversion(*this, I);
-  case Opcode::Call:
-    return lowerCall(I);
-  case Opcode::Nanosleep:
-  case Opcode::Pmevent:
-  case Opcode::Brkpt:
-    return Error::success();
-  default:
-    return lowerArithmetic(*this, I);
-  }
+  return InstructionLowering(*this).visit(I);
+}
+
+// The families lowered elsewhere; the arithmetic ones are in Arithmetic.cpp.
+Error InstructionLowering::visitConversion(const ptx::Instruction &I) {
+  return lowerConversion(FL, I);
+}
+Error InstructionLowering::visitMemory(const ptx::Instruction &I) {
+  return lowerMemory(FL, I);
+}
+Error InstructionLowering::visitCall(const ptx::Instruction &I) {
+  return FL.lowerCall(I);
+}
+Error InstructionLowering::visitBarrier(const ptx::Instruction &I) {
+  return FL.lowerBarrierOp(I);
+}
+Error InstructionLowering::visitWarpSync(const ptx::Instruction &I) {
+  return FL.lowerWarpSync(I);
+}
+Error InstructionLowering::visitTerminator(const ptx::Instruction &I) {
+  // lowerBlock hands the instructions that end a block to lowerTerminator.
+  return FL.error(I, "internal error: '" + ptx::getSpelling(I.Op) +
+                         "' lowered inside a block");
+}
+Error InstructionLowering::visitNoOp(const ptx::Instruction &I) {
+  // nanosleep, pmevent and brkpt have no effect the emulation models.
+  return Error::success();
+}
+Error InstructionLowering::visitUnsupported(const ptx::Instruction &I) {
+  return FL.error(I, "instruction '" + ptx::getSpelling(I.Op) +
+                         "' is not supported yet");
 }
 
 bool FunctionLowering::calleesTestLocalSpace() const {

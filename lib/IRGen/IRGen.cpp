@@ -52,20 +52,21 @@ FunctionCallee ModuleLowering::getRuntimeFunction(RuntimeEntry E) {
 /// warp may spin until another one writes.
 static bool needsFibers(const ptx::Module &M, const ptx::Function &Kernel) {
   using ptx::Modifier;
-  using ptx::Opcode;
   for (const ptx::Function *F : ptx::getCallees(M, Kernel))
     for (const ptx::Statement &S : F->Body) {
       if (S.Kind != ptx::Statement::Inst)
         continue;
       const ptx::Instruction &I = S.Instr;
-      if ((I.Op == Opcode::Bar || I.Op == Opcode::Barrier) &&
-          !I.hasModifier(Modifier::Warp))
+      const ptx::OpcodeInfo &Info = ptx::getOpcodeInfo(I.Op);
+      if ((Info.Flags & ptx::OpCTABarrier) && !I.hasModifier(Modifier::Warp))
         return true;
-      if (I.Op == Opcode::Atom)
+      if (Info.Flags & ptx::OpWaitsOnOthers)
         return true;
-      if (I.Op == Opcode::Ld && (I.hasModifier(Modifier::Volatile) ||
-                                 I.hasModifier(Modifier::Relaxed) ||
-                                 I.hasModifier(Modifier::Acquire)))
+      // A load that may see another warp's store while it runs.
+      if ((Info.Flags & ptx::OpMemRead) && !(Info.Flags & ptx::OpMemWrite) &&
+          (I.hasModifier(Modifier::Volatile) ||
+           I.hasModifier(Modifier::Relaxed) ||
+           I.hasModifier(Modifier::Acquire)))
         return true;
     }
   return false;

@@ -347,7 +347,6 @@ private:
 };
 
 /// Instruction semantics, one function per family (Instructions*.cpp).
-llvm::Error lowerArithmetic(FunctionLowering &FL, const ptx::Instruction &I);
 llvm::Error lowerConversion(FunctionLowering &FL, const ptx::Instruction &I);
 llvm::Error lowerMemory(FunctionLowering &FL, const ptx::Instruction &I);
 

@@ -29,7 +29,7 @@ using ptx::Operand;
 using ptx::ScalarType;
 
 static bool isCTABarrier(const ptx::Instruction &I) {
-  return (I.Op == Opcode::Bar || I.Op == Opcode::Barrier) &&
+  return ptx::hasFlag(I.Op, ptx::OpCTABarrier) &&
          !I.hasModifier(Modifier::Warp);
 }
 

@@ -13,29 +13,21 @@ bool Instruction::hasModifier(Modifier M) const {
 }
 
 bool Instruction::writesFirstOperand() const {
-  switch (Op) {
-  case Opcode::St:
-  case Opcode::Red:
-  case Opcode::Bra:
-  case Opcode::BrxIdx:
-  case Opcode::Call:
-  case Opcode::Prefetch:
-  case Opcode::Prefetchu:
-  case Opcode::Membar:
-  case Opcode::Fence:
-  case Opcode::Ret:
-  case Opcode::Exit:
-  case Opcode::Trap:
-  case Opcode::Brkpt:
-  case Opcode::Nanosleep:
-  case Opcode::Pmevent:
+  if (Operands.empty())
     return false;
-  case Opcode::Bar:
-  case Opcode::Barrier:
-    return hasModifier(Modifier::Red);
-  default:
-    return !Operands.empty();
-  }
+  // The shape alternative with as many operands says: a destination letter
+  // (d, r, w, or p first) is written. The instructions only parsed (their
+  // operands are all `x`) write their first operand too, as far as the
+  // analyses are concerned.
+  const OpcodeInfo &Info = getOpcodeInfo(Op);
+  if (Info.Flags & OpUnsupported)
+    return true;
+  SmallVector<StringRef, 4> Alternatives;
+  Info.Shapes.split(Alternatives, '|');
+  for (StringRef A : Alternatives)
+    if (!A.empty() && A.count(',') + 1 == Operands.size())
+      return StringRef("drwp").contains(A.front());
+  return false;
 }
 
 uint64_t VariableDecl::getElementSize() const {

@@ -13,8 +13,17 @@ static constexpr uint8_t typeDigit(const char *S, bool Max) {
 }
 
 static const OpcodeInfo OpcodeTable[] = {
-#define PTX_OPCODE(Enum, Spelling, Types, Shapes, Flags)                       \
-  {Spelling, typeDigit(Types, false), typeDigit(Types, true), Shapes, Flags},
+#define PTX_OPCODE(Enum, Spelling, Types, Shapes, Flags, TypeSets, Modifiers,  \
+                   Uniformity, Family)                                         \
+  {Spelling,                                                                   \
+   typeDigit(Types, false),                                                    \
+   typeDigit(Types, true),                                                     \
+   Shapes,                                                                     \
+   Flags,                                                                      \
+   TypeSets,                                                                   \
+   Modifiers,                                                                  \
+   ResultUniformity::Uniformity,                                               \
+   #Family},
 #include "ptxjit/PTX/Opcodes.def"
 };
 

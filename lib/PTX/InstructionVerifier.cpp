@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "VerifierImpl.h"
+#include "ptxjit/PTX/InstructionRules.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -177,7 +178,9 @@ void FunctionVerifier::verifyInstruction(const Instruction &I) {
       checkNames(Op);
     return;
   }
-  checkModifierTypes(C);
+  // The carry and .wide rules say more than "illegal type"; where they
+  // report, the table's type check would repeat them.
+  checkTypesAndModifiers(C, /*CheckTypes=*/!checkModifierTypes(C));
 
   if (I.Op == Opcode::Call)
     return verifyCall(C);
@@ -196,7 +199,66 @@ void FunctionVerifier::verifyInstruction(const Instruction &I) {
     verifyOperand(C, Idx, (*Shape)[Idx]);
 }
 
-void FunctionVerifier::checkModifierTypes(const InstCtx &C) {
+/// Where the suffix Spelling (".f32", ".rn") is written in the opcode text,
+/// or the instruction's location if it cannot be found there.
+static SMLoc getSuffixLoc(const Instruction &I, StringRef Text,
+                          StringRef Spelling) {
+  if (Text.data() != I.Loc.getPointer())
+    return I.Loc;
+  size_t From = getSpelling(I.Op).size();
+  while ((From = Text.find(Spelling, From)) != StringRef::npos) {
+    size_t End = From + Spelling.size();
+    if (End == Text.size() || Text[End] == '.')
+      return SMLoc::getFromPointer(Text.data() + From);
+    From = End;
+  }
+  return I.Loc;
+}
+
+void FunctionVerifier::checkTypesAndModifiers(const InstCtx &C,
+                                              bool CheckTypes) {
+  const Instruction &I = C.I;
+  for (unsigned Pos = 0, E = CheckTypes ? I.Types.size() : 0; Pos != E; ++Pos) {
+    ScalarType T = I.Types[Pos];
+    if (!isLegalType(I.Op, Pos, T))
+      Diags.report(getSuffixLoc(I, C.Text, getSpelling(T)),
+                   DiagID::err_illegal_type, C.Text, getSpelling(T),
+                   describeLegalTypes(I.Op, Pos));
+  }
+  SmallVector<ModifierIssue, 4> Issues;
+  checkModifiers(I, Issues);
+  for (const ModifierIssue &MI : Issues) {
+    StringRef Mod = getSpelling(MI.Mod);
+    SMLoc Loc = getSuffixLoc(I, C.Text, Mod);
+    switch (MI.Kind) {
+    case ModifierIssue::Illegal:
+      Diags.report(Loc, DiagID::err_illegal_modifier, C.Text, Mod);
+      break;
+    case ModifierIssue::Conflict:
+      if (MI.Other == MI.Mod)
+        Diags.report(Loc, DiagID::err_modifier_repeated, C.Text, Mod);
+      else
+        Diags.report(Loc, DiagID::err_modifier_conflict, C.Text, Mod,
+                     getSpelling(MI.Other));
+      break;
+    case ModifierIssue::NeedsContext:
+      Diags.report(Loc, DiagID::err_modifier_context, C.Text, Mod, MI.Detail);
+      break;
+    case ModifierIssue::NeedsType:
+      Diags.report(Loc, DiagID::err_modifier_type, C.Text, Mod,
+                   StringRef(MI.Detail).starts_with(".") ? "type " + MI.Detail
+                                                         : MI.Detail);
+      break;
+    case ModifierIssue::Missing:
+      Diags.report(I.Loc, DiagID::err_missing_modifier, C.Text,
+                   StringRef(MI.Detail).contains(' ') ? "one of " + MI.Detail
+                                                      : MI.Detail);
+      break;
+    }
+  }
+}
+
+bool FunctionVerifier::checkModifierTypes(const InstCtx &C) {
   const Instruction &I = C.I;
   ScalarType T = I.getType(0);
   TypeKind K = getTypeKind(T);
@@ -207,13 +269,19 @@ void FunctionVerifier::checkModifierTypes(const InstCtx &C) {
       I.hasModifier(Modifier::Cc);
   bool UsesCarry =
       I.Op == Opcode::AddC || I.Op == Opcode::SubC || I.Op == Opcode::MadC;
+  bool Reported = false;
   if ((SetsCarry || UsesCarry) &&
-      !(IsInt && (getBitWidth(T) == 32 || getBitWidth(T) == 64)))
+      !(IsInt && (getBitWidth(T) == 32 || getBitWidth(T) == 64))) {
     Diags.report(I.Loc, DiagID::err_carry_type, C.Text);
+    Reported = true;
+  }
   if ((I.Op == Opcode::Mul || I.Op == Opcode::Mad) &&
       I.hasModifier(Modifier::Wide) &&
-      !(IsInt && getWideType(T) != ScalarType::None))
+      !(IsInt && getWideType(T) != ScalarType::None)) {
     Diags.report(I.Loc, DiagID::err_wide_type, C.Text);
+    Reported = true;
+  }
+  return Reported;
 }
 
 void FunctionVerifier::verifyOperand(const InstCtx &C, unsigned Idx,

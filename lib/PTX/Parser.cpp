@@ -134,7 +134,8 @@ struct Suffix {
 static std::optional<Opcode> findOpcode(StringRef Spelling) {
   static const SpellingIndex Index = [] {
     SpellingIndex I;
-#define PTX_OPCODE(Enum, Spelling, Types, Shapes, Flags)                       \
+#define PTX_OPCODE(Enum, Spelling, Types, Shapes, Flags, TypeSets, Modifiers,  \
+                   Uniformity, Family)                                         \
   I.insert(Spelling, uint16_t(Opcode::Enum));
 #include "ptxjit/PTX/Opcodes.def"
     return I;

@@ -77,7 +77,9 @@ private:
   // InstructionVerifier.cpp: operands and types.
   struct InstCtx;
   void verifyInstruction(const Instruction &I);
-  void checkModifierTypes(const InstCtx &C);
+  void checkTypesAndModifiers(const InstCtx &C, bool CheckTypes);
+  /// The carry-flag and .wide type rules; whether one reported.
+  bool checkModifierTypes(const InstCtx &C);
   void verifyOperand(const InstCtx &C, unsigned Idx, char Letter);
   void checkScalar(const InstCtx &C, unsigned OpNo, const Operand &Op,
                    ScalarType Ty, bool IsDest, bool Relaxed,

@@ -10,37 +10,16 @@ using ptx::Opcode;
 using ptx::Statement;
 
 static bool endsBlock(const Statement &S) {
-  if (S.Kind != Statement::Inst)
-    return false;
-  switch (S.Instr.Op) {
-  case Opcode::Bra:
-  case Opcode::BrxIdx:
-  case Opcode::Ret:
-  case Opcode::Exit:
-  case Opcode::Trap:
-    return true;
-  default:
-    return false;
-  }
+  return S.Kind == Statement::Inst && ptx::endsBlock(S.Instr.Op);
 }
 
 bool transforms::isSyncPoint(const Statement &S) {
   if (S.Kind != Statement::Inst)
     return false;
   const ptx::Instruction &I = S.Instr;
-  switch (I.Op) {
-  case Opcode::Shfl:
-  case Opcode::Vote:
-  case Opcode::Match:
-  case Opcode::Redux:
-    return true;
-  case Opcode::Bar:
-  case Opcode::Barrier:
-    // bar.arrive counts its lanes but does not wait.
-    return !I.hasModifier(ptx::Modifier::Arrive);
-  default:
-    return false;
-  }
+  // bar.arrive counts its lanes but does not wait.
+  return ptx::hasFlag(I.Op, ptx::OpSyncPoint) &&
+         !I.hasModifier(ptx::Modifier::Arrive);
 }
 
 const SmallVector<StringRef, 4> *

@@ -24,17 +24,7 @@ namespace {
 /// Instructions whose register roles are not modelled here: registers they
 /// name are left alone.
 bool hasUnmodelledRoles(const ptx::Instruction &I) {
-  switch (I.Op) {
-  case Opcode::Call:
-  case Opcode::Mbarrier:
-  case Opcode::Ldmatrix:
-  case Opcode::Mma:
-  case Opcode::Wmma:
-  case Opcode::CpAsync:
-    return true;
-  default:
-    return false;
-  }
+  return ptx::hasFlag(I.Op, ptx::OpOpaqueRoles);
 }
 
 /// Calls F(Operand, IsDef) for every register operand of I, uses first.

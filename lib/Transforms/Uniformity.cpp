@@ -324,24 +324,13 @@ bool UniformityInfo::visitInstructions() {
         }
         break;
       }
-      case Opcode::AddC:
-      case Opcode::SubC:
-      case Opcode::MadC:
-        // The carry flag is per lane.
-        Result = Shape::varying();
-        break;
-      case Opcode::Atom:
-      case Opcode::Shfl:
-      case Opcode::Vote:
-      case Opcode::Match:
-      case Opcode::Redux:
-      case Opcode::Activemask:
-      case Opcode::Bar:
-      case Opcode::Barrier:
-        Result = Shape::varying();
-        break;
       default:
-        Result = JoinAllSources();
+        // The table says which results may differ per lane whatever the
+        // sources (the carry flag, atomics, warp-synchronous results).
+        Result =
+            ptx::getResultUniformity(I.Op) == ptx::ResultUniformity::Sources
+                ? JoinAllSources()
+                : Shape::varying();
         break;
       }
       if (!I.GuardPredicate.empty() &&

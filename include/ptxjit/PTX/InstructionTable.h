@@ -16,7 +16,9 @@ namespace ptxjit {
 namespace ptx {
 
 enum class Opcode : uint8_t {
-#define PTX_OPCODE(Enum, Spelling, Types, Shapes, Flags) Enum,
+#define PTX_OPCODE(Enum, Spelling, Types, Shapes, Flags, TypeSets, Modifiers,  \
+                   Uniformity, Family)                                         \
+  Enum,
 #include "ptxjit/PTX/Opcodes.def"
 };
 
@@ -49,6 +51,26 @@ enum OpFlags : uint32_t {
   OpCTABarrier = 1 << 5,
   OpWarpSync = 1 << 6,
   OpUnsupported = 1 << 7,
+  /// Lanes wait here for each other (warp-synchronous instructions and CTA
+  /// barriers; .arrive forms count but do not wait).
+  OpSyncPoint = 1 << 8,
+  /// Operands whose register roles (read or written) the analyses do not
+  /// model: call, cp.async and the instructions only parsed.
+  OpOpaqueRoles = 1 << 9,
+  /// The warp may wait for a value another warp writes while it runs
+  /// (atomics); the kernel's warps then run as fibers.
+  OpWaitsOnOthers = 1 << 10,
+  /// Effects beyond writing the destination operands (memory, control,
+  /// synchronization, the debugger or the profiler).
+  OpSideEffects = 1 << 11,
+};
+
+/// What an instruction's result is across the lanes of a warp, when the
+/// uniformity analysis knows nothing more about the instruction.
+enum class ResultUniformity : uint8_t {
+  None,    ///< no result
+  Sources, ///< uniform when its sources are
+  Varying, ///< may differ per lane whatever its sources
 };
 
 struct OpcodeInfo {
@@ -56,11 +78,24 @@ struct OpcodeInfo {
   uint8_t MinTypes, MaxTypes;
   llvm::StringRef Shapes;
   uint32_t Flags;
+  llvm::StringRef TypeSets;  ///< see Opcodes.def; checked by InstructionRules
+  llvm::StringRef Modifiers; ///< see Opcodes.def; checked by InstructionRules
+  ResultUniformity Uniformity;
+  llvm::StringRef Family; ///< the lowering visitor's family name
 };
 
 const OpcodeInfo &getOpcodeInfo(Opcode Op);
 llvm::StringRef getSpelling(Opcode Op);
 std::optional<Opcode> lookupOpcode(llvm::StringRef Spelling);
+inline bool hasFlag(Opcode Op, OpFlags F) {
+  return (getOpcodeInfo(Op).Flags & F) != 0;
+}
+/// Whether the instruction ends its basic block (bra, brx.idx, ret, exit,
+/// trap).
+inline bool endsBlock(Opcode Op) { return hasFlag(Op, OpTerminator); }
+inline ResultUniformity getResultUniformity(Opcode Op) {
+  return getOpcodeInfo(Op).Uniformity;
+}
 
 /// Spellings include the leading dot (".u32").
 llvm::StringRef getSpelling(ScalarType T);
