@@ -16,7 +16,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(["ptx-jit"], [config.ptxjit_tools_dir])
 if config.have_fuzzer:
-    llvm_config.add_tool_substitutions(["ptx-parse-fuzzer"], [config.ptxjit_tools_dir])
+    llvm_config.add_tool_substitutions(["ptx-parse-fuzzer", "ptx-irgen-fuzzer"],
+                                       [config.ptxjit_tools_dir])
     config.available_features.add("fuzzer")
     # The dictionary is generated at build time from the .def tables.
     config.substitutions.append(

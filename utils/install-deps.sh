@@ -7,7 +7,7 @@ set -euo pipefail
 PACKAGES=(
   cmake ninja-build g++ python3
   llvm-22-dev llvm-22-tools clang-22 libclang-cpp22-dev libclang-22-dev
-  libclang-rt-22-dev libzstd-dev
+  libclang-rt-22-dev libzstd-dev liblz4-dev
   libgtest-dev libbenchmark-dev
 )
 
