@@ -1,6 +1,7 @@
 //===- FunctionAPI.cpp - Kernel attributes and occupancy ------------------===//
 
 #include "APIHelpers.h"
+#include "DeviceProperties.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/Runtime/Launch.h"
 #include <cstring>
@@ -68,17 +69,6 @@ PTXJIT_CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
   Expected<device::Kernel &> K = RuntimeState::get().getKernel(Function);
   if (!K)
     return setLastError(K.takeError());
-  const device::KernelAttributes &A = K->getAttributes();
-  if (uint64_t(BlockSize) > A.MaxThreadsPerBlock) {
-    *NumBlocks = 0;
-    return cudaSuccess;
-  }
-  // An sm_80 multiprocessor: 2048 threads, 32 blocks, 164 KiB of shared
-  // memory (registers are not a limit here).
-  int Blocks = std::min(32, 2048 / ((BlockSize + 31) / 32 * 32));
-  uint64_t Shared = A.StaticSharedBytes + DynamicShared;
-  if (Shared)
-    Blocks = std::min<int>(Blocks, int(164 * 1024 / Shared));
-  *NumBlocks = Blocks;
+  *NumBlocks = getOccupancy(K->getAttributes(), BlockSize, DynamicShared);
   return cudaSuccess;
 }

@@ -1,0 +1,550 @@
+//===- DriverAPI.cpp - libcuda.so.1: the CUDA driver API ------------------===//
+//
+// The driver API over the same state as the runtime library: one device,
+// one (primary) context, modules loaded from PTX text or fat binaries,
+// launches with kernelParams or an `extra` parameter buffer. CUresult
+// values are cudaError_t's where CUDA gives both the same number, and the
+// driver's own otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceProperties.h"
+#include "RuntimeState.h"
+#include "ptxjit/CUDA/FatBinary.h"
+#include "ptxjit/Runtime/Launch.h"
+#include "llvm/Support/Endian.h"
+#include <algorithm>
+#include <cstring>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::cuda;
+
+#define PTXJIT_CUDA_API extern "C" __attribute__((visibility("default")))
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+struct CUctx_st {};
+typedef CUctx_st *CUcontext;
+typedef device::Module *CUmodule;
+typedef device::Kernel *CUfunction;
+
+enum : CUresult {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_INVALID_VALUE = 1,
+  CUDA_ERROR_NOT_INITIALIZED = 3,
+  CUDA_ERROR_INVALID_DEVICE = 101,
+  CUDA_ERROR_INVALID_CONTEXT = 201,
+  CUDA_ERROR_INVALID_HANDLE = 400,
+  CUDA_ERROR_NOT_FOUND = 500,
+};
+
+/// The primary context's handle (there is one context).
+static CUctx_st PrimaryContext;
+static thread_local CUcontext Current = nullptr;
+static bool Initialized = false;
+
+/// The driver's number for a device error.
+static CUresult toResult(device::ErrorCode Code) {
+  switch (Code) {
+  case device::ErrorCode::InvalidConfiguration:
+  case device::ErrorCode::InvalidDevicePointer:
+  case device::ErrorCode::InvalidMemcpyDirection:
+    return CUDA_ERROR_INVALID_VALUE;
+  case device::ErrorCode::InvalidSymbol:
+  case device::ErrorCode::InvalidDeviceFunction:
+    return CUDA_ERROR_NOT_FOUND;
+  default:
+    return CUresult(Code);
+  }
+}
+
+static CUresult toResult(Error E) {
+  if (!E)
+    return CUDA_SUCCESS;
+  return toResult(device::takeError(std::move(E)).first);
+}
+
+template <typename Fn> static CUresult withContext(Fn &&F) {
+  if (!Initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  Expected<device::Context &> C = RuntimeState::get().getContext();
+  if (!C)
+    return toResult(C.takeError());
+  return toResult(F(*C));
+}
+
+static void *ptr(CUdeviceptr P) { return reinterpret_cast<void *>(P); }
+
+PTXJIT_CUDA_API CUresult cuInit(unsigned Flags) {
+  if (Flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  Initialized = true;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuDriverGetVersion(int *Version) {
+  if (!Version)
+    return CUDA_ERROR_INVALID_VALUE;
+  *Version = CUDAVersion;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuDeviceGetCount(int *Count) {
+  if (!Count)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!Initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  *Count = 1;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuDeviceGet(CUdevice *Device, int Ordinal) {
+  if (!Device)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!Initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  if (Ordinal != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *Device = 0;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuDeviceGetName(char *Name, int Length,
+                                         CUdevice Device) {
+  if (!Name || Length <= 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Device != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  cudaDeviceProp P;
+  getDeviceProperties(P);
+  std::strncpy(Name, P.name, size_t(Length) - 1);
+  Name[Length - 1] = '\0';
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuDeviceTotalMem_v2(size_t *Bytes, CUdevice Device) {
+  if (!Bytes)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Device != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *Bytes = getHostMemoryBytes();
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuDeviceGetAttribute(int *Value, int Attribute,
+                                              CUdevice Device) {
+  if (!Value)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Device != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  return getDeviceAttribute(Attribute, *Value) ? CUDA_SUCCESS
+                                               : CUDA_ERROR_INVALID_VALUE;
+}
+
+PTXJIT_CUDA_API CUresult cuDevicePrimaryCtxRetain(CUcontext *Ctx,
+                                                  CUdevice Device) {
+  if (!Ctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Device != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *Ctx = &PrimaryContext;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice Device) {
+  return Device == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+PTXJIT_CUDA_API CUresult cuCtxCreate_v4(CUcontext *Ctx, void *Params,
+                                        unsigned Flags, CUdevice Device) {
+  if (!Ctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Device != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  if (!Initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  // Every context is the primary one: the emulated device has one.
+  *Ctx = Current = &PrimaryContext;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuCtxCreate_v2(CUcontext *Ctx, unsigned Flags,
+                                        CUdevice Device) {
+  return cuCtxCreate_v4(Ctx, nullptr, Flags, Device);
+}
+
+PTXJIT_CUDA_API CUresult cuCtxDestroy_v2(CUcontext Ctx) {
+  if (Ctx != &PrimaryContext)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (Current == Ctx)
+    Current = nullptr;
+  return withContext([](device::Context &C) { return C.synchronize(); });
+}
+
+PTXJIT_CUDA_API CUresult cuCtxSynchronize() {
+  return withContext([](device::Context &C) { return C.synchronize(); });
+}
+
+PTXJIT_CUDA_API CUresult cuCtxGetCurrent(CUcontext *Ctx) {
+  if (!Ctx)
+    return CUDA_ERROR_INVALID_VALUE;
+  *Ctx = Current;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuCtxSetCurrent(CUcontext Ctx) {
+  if (Ctx && Ctx != &PrimaryContext)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  Current = Ctx;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuCtxPushCurrent_v2(CUcontext Ctx) {
+  return cuCtxSetCurrent(Ctx);
+}
+
+PTXJIT_CUDA_API CUresult cuCtxPopCurrent_v2(CUcontext *Ctx) {
+  if (Ctx)
+    *Ctx = Current;
+  Current = nullptr;
+  return CUDA_SUCCESS;
+}
+
+/// Loads PTX text, or the PTX of a fat binary.
+static Error loadImage(device::Context &C, const void *Image, CUmodule *Out) {
+  if (!Image || !Out)
+    return device::makeDeviceError(device::ErrorCode::InvalidValue,
+                                   "no image");
+  std::string Text;
+  if (support::endian::read32le(Image) == FatBinaryMagic) {
+    const auto *Header = static_cast<const uint8_t *>(Image);
+    uint64_t Size = support::endian::read16le(Header + 6) +
+                    support::endian::read64le(Header + 8);
+    Expected<std::vector<FatBinaryEntry>> Entries = readFatBinary(Image, Size);
+    if (!Entries)
+      return device::withErrorCode(Entries.takeError(),
+                                   device::ErrorCode::InvalidKernelImage);
+    Expected<const FatBinaryEntry *> PTX = selectPTXEntry(*Entries, 120);
+    if (!PTX)
+      return device::withErrorCode(PTX.takeError(),
+                                   device::ErrorCode::NoKernelImageForDevice);
+    Text = (*PTX)->Payload;
+  } else if (support::endian::read32le(Image) == 0x464c457f) {
+    return device::makeDeviceError(
+        device::ErrorCode::NoKernelImageForDevice,
+        "the image is a cubin (machine code); ptx-jit needs PTX");
+  } else {
+    Text = static_cast<const char *>(Image);
+  }
+  Expected<device::Module &> M = C.loadPTX(Text, "<module>");
+  if (!M)
+    return M.takeError();
+  *Out = &*M;
+  return Error::success();
+}
+
+PTXJIT_CUDA_API CUresult cuModuleLoadData(CUmodule *Module, const void *Image) {
+  return withContext(
+      [&](device::Context &C) { return loadImage(C, Image, Module); });
+}
+
+PTXJIT_CUDA_API CUresult cuModuleLoadDataEx(CUmodule *Module, const void *Image,
+                                            unsigned NumOptions, int *Options,
+                                            void **OptionValues) {
+  // JIT options (log buffers, optimization level) need nothing here.
+  return cuModuleLoadData(Module, Image);
+}
+
+PTXJIT_CUDA_API CUresult cuModuleUnload(CUmodule Module) {
+  if (!Module)
+    return CUDA_ERROR_INVALID_HANDLE;
+  return withContext([&](device::Context &C) { return C.unloadModule(*Module); });
+}
+
+PTXJIT_CUDA_API CUresult cuModuleGetFunction(CUfunction *Function,
+                                             CUmodule Module,
+                                             const char *Name) {
+  if (!Function || !Name)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!Module)
+    return CUDA_ERROR_INVALID_HANDLE;
+  Expected<device::Kernel &> K = Module->getKernel(Name);
+  if (!K)
+    return toResult(K.takeError());
+  *Function = &*K;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuModuleGetGlobal_v2(CUdeviceptr *Ptr, size_t *Bytes,
+                                              CUmodule Module,
+                                              const char *Name) {
+  if (!Module)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (!Name)
+    return CUDA_ERROR_INVALID_VALUE;
+  Expected<device::Allocation> A = Module->getGlobal(Name);
+  if (!A)
+    return toResult(A.takeError());
+  if (Ptr)
+    *Ptr = CUdeviceptr(reinterpret_cast<uintptr_t>(A->Base));
+  if (Bytes)
+    *Bytes = A->Size;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuMemAlloc_v2(CUdeviceptr *Ptr, size_t Bytes) {
+  if (!Ptr)
+    return CUDA_ERROR_INVALID_VALUE;
+  return withContext([&](device::Context &C) -> Error {
+    Expected<void *> P = C.allocate(Bytes);
+    if (!P)
+      return P.takeError();
+    *Ptr = CUdeviceptr(reinterpret_cast<uintptr_t>(*P));
+    return Error::success();
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuMemFree_v2(CUdeviceptr Ptr) {
+  return withContext([&](device::Context &C) { return C.free(ptr(Ptr)); });
+}
+
+PTXJIT_CUDA_API CUresult cuMemGetInfo_v2(size_t *Free, size_t *Total) {
+  if (!Free || !Total)
+    return CUDA_ERROR_INVALID_VALUE;
+  *Total = getHostMemoryBytes();
+  *Free = uint64_t(sysconf(_SC_AVPHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuMemcpyHtoD_v2(CUdeviceptr Dst, const void *Src,
+                                         size_t Bytes) {
+  return withContext(
+      [&](device::Context &C) { return C.copy(ptr(Dst), Src, Bytes); });
+}
+
+PTXJIT_CUDA_API CUresult cuMemcpyDtoH_v2(void *Dst, CUdeviceptr Src,
+                                         size_t Bytes) {
+  return withContext(
+      [&](device::Context &C) { return C.copy(Dst, ptr(Src), Bytes); });
+}
+
+PTXJIT_CUDA_API CUresult cuMemcpyDtoD_v2(CUdeviceptr Dst, CUdeviceptr Src,
+                                         size_t Bytes) {
+  return withContext(
+      [&](device::Context &C) { return C.copy(ptr(Dst), ptr(Src), Bytes); });
+}
+
+PTXJIT_CUDA_API CUresult cuMemsetD8_v2(CUdeviceptr Dst, unsigned char Value,
+                                       size_t Count) {
+  return withContext(
+      [&](device::Context &C) { return C.set(ptr(Dst), Value, Count); });
+}
+
+PTXJIT_CUDA_API CUresult cuMemsetD32_v2(CUdeviceptr Dst, unsigned Value,
+                                        size_t Count) {
+  return withContext([&](device::Context &C) -> Error {
+    if (Dst % 4)
+      return device::makeDeviceError(device::ErrorCode::InvalidValue,
+                                     "cuMemsetD32 needs a 4-byte aligned "
+                                     "address");
+    auto *P = static_cast<uint32_t *>(ptr(Dst));
+    C.enqueue(nullptr, [=] {
+      std::fill(P, P + Count, Value);
+      return Error::success();
+    });
+    return C.getDefaultStream().synchronize();
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuStreamCreate(CUstream_st **Stream, unsigned Flags) {
+  if (!Stream)
+    return CUDA_ERROR_INVALID_VALUE;
+  return withContext([&](device::Context &C) -> Error {
+    Expected<device::Stream &> S = C.createStream(
+        Flags & 1 ? device::StreamKind::NonBlocking
+                  : device::StreamKind::Blocking);
+    if (!S)
+      return S.takeError();
+    *Stream = new CUstream_st{&*S, Flags, 0};
+    return Error::success();
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuStreamSynchronize(CUstream_st *Stream) {
+  return withContext([&](device::Context &C) {
+    device::Stream *S = RuntimeState::get().toStream(Stream);
+    return (S ? *S : C.getDefaultStream()).synchronize();
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuStreamDestroy_v2(CUstream_st *Stream) {
+  if (!RuntimeState::get().toStream(Stream))
+    return CUDA_ERROR_INVALID_HANDLE;
+  return withContext([&](device::Context &C) {
+    Error E = C.destroyStream(*Stream->S);
+    delete Stream;
+    return E;
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuLaunchKernel(CUfunction F, unsigned GridX,
+                                        unsigned GridY, unsigned GridZ,
+                                        unsigned BlockX, unsigned BlockY,
+                                        unsigned BlockZ, unsigned SharedBytes,
+                                        CUstream_st *Stream,
+                                        void **KernelParams, void **Extra) {
+  if (!F)
+    return CUDA_ERROR_INVALID_HANDLE;
+  return withContext([&](device::Context &C) -> Error {
+    std::vector<void *> Params;
+    if (!KernelParams && Extra) {
+      // {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE,
+      //  &size, CU_LAUNCH_PARAM_END}: the parameters laid out in a buffer.
+      char *Buffer = nullptr;
+      size_t Size = 0;
+      for (void **E = Extra; *E; E += 2) {
+        if (*E == reinterpret_cast<void *>(1))
+          Buffer = static_cast<char *>(E[1]);
+        else if (*E == reinterpret_cast<void *>(2))
+          Size = *static_cast<size_t *>(E[1]);
+        else
+          return device::makeDeviceError(device::ErrorCode::InvalidValue,
+                                         "unknown cuLaunchKernel extra key");
+      }
+      if (!Buffer && !F->getParams().empty())
+        return device::makeDeviceError(device::ErrorCode::InvalidValue,
+                                       "no parameter buffer");
+      for (const device::KernelParam &P : F->getParams()) {
+        if (P.Offset + P.Size > Size)
+          return device::makeDeviceError(
+              device::ErrorCode::InvalidValue,
+              "the parameter buffer is smaller than the kernel's parameters");
+        Params.push_back(Buffer + P.Offset);
+      }
+      KernelParams = Params.data();
+    }
+    return C.launch(*F, {GridX, GridY, GridZ}, {BlockX, BlockY, BlockZ},
+                    SharedBytes, RuntimeState::get().toStream(Stream),
+                    KernelParams);
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuFuncGetAttribute(int *Value, int Attribute,
+                                            CUfunction F) {
+  if (!Value)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!F)
+    return CUDA_ERROR_INVALID_HANDLE;
+  const device::KernelAttributes &A = F->getAttributes();
+  switch (Attribute) {
+  case 0: *Value = int(A.MaxThreadsPerBlock); break;
+  case 1: *Value = int(A.StaticSharedBytes); break;
+  case 2: *Value = 0; break; // constant bytes
+  case 3: *Value = 0; break; // local bytes
+  case 4: *Value = 32; break; // registers
+  case 5: case 6: *Value = 80; break; // PTX and binary versions
+  case 8: *Value = int(A.MaxDynamicSharedBytes); break;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuFuncSetAttribute(CUfunction F, int Attribute,
+                                            int Value) {
+  if (!F)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (Attribute != 8)
+    return CUDA_SUCCESS; // hints (carveout, cache) change nothing here
+  if (Value < 0 ||
+      uint64_t(Value) + F->getAttributes().StaticSharedBytes >
+          MaxSharedBytesPerBlock)
+    return CUDA_ERROR_INVALID_VALUE;
+  F->setMaxDynamicSharedBytes(uint32_t(Value));
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuGetErrorName(CUresult E, const char **Name) {
+  if (!Name)
+    return CUDA_ERROR_INVALID_VALUE;
+  static const struct {
+    CUresult Code;
+    const char *Name;
+  } Names[] = {{0, "CUDA_SUCCESS"},
+               {1, "CUDA_ERROR_INVALID_VALUE"},
+               {2, "CUDA_ERROR_OUT_OF_MEMORY"},
+               {3, "CUDA_ERROR_NOT_INITIALIZED"},
+               {101, "CUDA_ERROR_INVALID_DEVICE"},
+               {200, "CUDA_ERROR_INVALID_IMAGE"},
+               {201, "CUDA_ERROR_INVALID_CONTEXT"},
+               {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+               {218, "CUDA_ERROR_INVALID_PTX"},
+               {400, "CUDA_ERROR_INVALID_HANDLE"},
+               {500, "CUDA_ERROR_NOT_FOUND"},
+               {600, "CUDA_ERROR_NOT_READY"},
+               {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
+               {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"},
+               {702, "CUDA_ERROR_LAUNCH_TIMEOUT"},
+               {710, "CUDA_ERROR_ASSERT"},
+               {715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"},
+               {716, "CUDA_ERROR_MISALIGNED_ADDRESS"},
+               {719, "CUDA_ERROR_LAUNCH_FAILED"},
+               {801, "CUDA_ERROR_NOT_SUPPORTED"},
+               {999, "CUDA_ERROR_UNKNOWN"}};
+  for (const auto &N : Names)
+    if (N.Code == E) {
+      *Name = N.Name;
+      return CUDA_SUCCESS;
+    }
+  *Name = nullptr;
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+PTXJIT_CUDA_API CUresult cuGetErrorString(CUresult E, const char **Text) {
+  if (!Text)
+    return CUDA_ERROR_INVALID_VALUE;
+  const char *Name;
+  if (cuGetErrorName(E, &Name) != CUDA_SUCCESS) {
+    *Text = nullptr;
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  // The driver's codes that are also the runtime's have its text.
+  *Text = device::getErrorString(device::ErrorCode(E)).data();
+  if (E == CUDA_ERROR_INVALID_CONTEXT)
+    *Text = "invalid device context";
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuPointerGetAttribute(void *Data, int Attribute,
+                                               CUdeviceptr Ptr) {
+  if (!Data)
+    return CUDA_ERROR_INVALID_VALUE;
+  device::Context *C = RuntimeState::get().peekContext();
+  bool IsDevice = C && C->getPointerInfo(ptr(Ptr));
+  switch (Attribute) {
+  case 1: // CU_POINTER_ATTRIBUTE_CONTEXT
+    *static_cast<CUcontext *>(Data) = IsDevice ? &PrimaryContext : nullptr;
+    return IsDevice ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  case 2: // CU_POINTER_ATTRIBUTE_MEMORY_TYPE: CU_MEMORYTYPE_DEVICE or HOST
+    *static_cast<unsigned *>(Data) = IsDevice ? 2 : 1;
+    return CUDA_SUCCESS;
+  case 3: // CU_POINTER_ATTRIBUTE_DEVICE_POINTER
+    *static_cast<CUdeviceptr *>(Data) = Ptr;
+    return CUDA_SUCCESS;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+}
+
+PTXJIT_CUDA_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(
+    int *NumBlocks, CUfunction F, int BlockSize, size_t DynamicShared) {
+  if (!NumBlocks || BlockSize <= 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!F)
+    return CUDA_ERROR_INVALID_HANDLE;
+  *NumBlocks = getOccupancy(F->getAttributes(), BlockSize, DynamicShared);
+  return CUDA_SUCCESS;
+}
