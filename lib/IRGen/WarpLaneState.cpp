@@ -58,7 +58,8 @@ void WarpLaneState::initialize(bool IsDeviceFunction) {
     B.CreateStore(B.getInt32(0), Exited);
     B.CreateStore(B.getInt32(0), Returned);
   }
-  for (AllocaInst *V : {Waiting, Blocked, Parked, Released, BackEdges})
+  for (AllocaInst *V :
+       {Waiting, Blocked, Parked, AtWarpBar, WarpBarPass, Released, BackEdges})
     B.CreateStore(B.getInt32(0), V);
   B.CreateStore(B.getInt32(~0u), RotateAfter);
   B.CreateStore(Constant::getNullValue(Next->getAllocatedType()), Next);
