@@ -2,9 +2,10 @@
 //
 // ModuleLowering owns what is per LLVM module (globals, the shared-memory
 // layout, device functions). FunctionLowering owns one PTX function's warp
-// function: the execution mask, the divergence state and the registers.
-// Like ISPC's FunctionEmitContext, it is the only place that knows the mask;
-// instruction semantics ask it for operands and hand it results.
+// function: the registers and variables, and (in a WarpLaneState) the lane
+// sets: the execution mask and the divergence state. Like ISPC's
+// FunctionEmitContext, it is the only place that knows the mask; instruction
+// semantics ask it for operands and hand it results.
 //
 //===----------------------------------------------------------------------===//
 

@@ -8,8 +8,9 @@
 //
 // Control flow and synchronization change these sets only through the verbs
 // here (park, block, release, dispatch, ...), each of which emits its IR at
-// the builder's insertion point. The converged fast path uses only running()
-// and noneWaiting().
+// the builder's insertion point. The converged fast path only sets and reads
+// the running lanes, asks whether any lane waits, and counts back edges;
+// after mem2reg the rest folds away unless some branch can split the warp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #define PTXJIT_LIB_IRGEN_WARPLANESTATE_H
 
 #include "llvm/ADT/SmallVector.h"
+#include <cstdint>
 
 namespace llvm {
 class AllocaInst;
@@ -39,13 +41,14 @@ public:
   WarpLaneState(llvm::IRBuilderBase &B, const transforms::PTXCFG &CFG)
       : B(B), CFG(CFG) {}
 
-  /// Creates the lane sets at the builder's position, in the entry block
-  /// AllocaBB, and the dispatcher's block in Fn.
+  /// Creates the lane sets at the builder's position in the entry block
+  /// AllocaBB (later ones, addExchange, go at its start).
   void declare(llvm::BasicBlock *AllocaBB);
   /// Gives the lane sets their initial values (nobody waits); device
   /// functions also count the lanes that exit or return.
   void initialize(bool IsDeviceFunction);
-  /// The block the dispatcher starts at (created by createDispatcher).
+  /// Creates the (empty) block the dispatcher starts at, in Fn: dispatch()
+  /// jumps there, and the lowering emits the dispatcher into it.
   llvm::BasicBlock *createDispatcher(llvm::Function *Fn);
   llvm::BasicBlock *getDispatcher() const { return DispatchBB; }
 
