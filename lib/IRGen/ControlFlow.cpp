@@ -1,10 +1,10 @@
 //===- ControlFlow.cpp - Masks, divergence, reconvergence -----------------===//
 //
-// Each PTX basic block is an LLVM block that runs with the lanes in MaskVar.
-// Live lanes not running now are in WaitingVar; NextVar holds, per lane, the
-// reverse-post-order number of the block it waits at. Among the waiting
-// lanes, BlockedVar ones wait at a warp-synchronous instruction for other
-// lanes, and ParkedVar ones at a CTA barrier.
+// Each PTX basic block is an LLVM block that runs with the running lanes of
+// WarpLaneState. Live lanes not running now wait, each at the block it
+// recorded (its reverse-post-order number). Among the waiting lanes, blocked
+// ones wait at a warp-synchronous instruction for other lanes, and parked
+// ones at a CTA barrier.
 //
 // A branch that all running lanes take the same way while nobody waits is a
 // plain LLVM branch: the converged fast path. Otherwise lanes record their
@@ -54,22 +54,16 @@ void FunctionLowering::emitStop() {
     return;
   }
   // Every lane of this call leaves; the caller sees the status and stops.
-  Value *All = B.CreateOr(
-      B.CreateOr(getMask(), B.CreateLoad(B.getInt32Ty(), WaitingVar)),
-      B.CreateLoad(B.getInt32Ty(), ExitedVar));
-  B.CreateRet(All);
+  B.CreateRet(Warp.everyLane());
 }
 
 void FunctionLowering::emitBackEdgeChecks(unsigned Target) {
   // Every RotatePeriod backward branches: check the cancel flag, let the
   // next divergent group run, and yield to the other warps. In between a
   // loop pays only a counter.
-  Value *Count =
-      B.CreateAdd(B.CreateLoad(B.getInt32Ty(), BackEdgeVar), B.getInt32(1));
-  Value *Due = B.CreateICmpUGE(Count, B.getInt32(RotatePeriod));
+  Value *Due = Warp.countBackEdge(RotatePeriod);
   BasicBlock *Periodic = BasicBlock::Create(ML.Ctx, "backedge.periodic", Fn);
   BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "backedge.cont", Fn);
-  B.CreateStore(B.CreateSelect(Due, B.getInt32(0), Count), BackEdgeVar);
   B.CreateCondBr(Due, Periodic, Cont);
 
   B.SetInsertPoint(Periodic);
@@ -86,41 +80,21 @@ void FunctionLowering::emitBackEdgeChecks(unsigned Target) {
   B.SetInsertPoint(Rotate);
   // Next time the dispatcher picks, it takes the group after this one in
   // block order (round robin), so every waiting group gets its turn.
-  B.CreateStore(B.getInt32(CFG.Blocks[Target].RPONumber), RotateVar);
+  Warp.rotateAfter(Target);
   if (usesBarriers())
     B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::Yield), {runtimeArg()});
   B.CreateBr(Cont);
   B.SetInsertPoint(Cont);
 }
 
-void FunctionLowering::setNextBlock(Value *Lanes, unsigned Target) {
-  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
-  Next = B.CreateSelect(maskToVector(Lanes),
-                        splat(B.getInt32(CFG.Blocks[Target].RPONumber)), Next);
-  B.CreateStore(Next, NextVar);
-}
-
-void FunctionLowering::waitAndDispatch(Value *Lanes) {
-  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
-  B.CreateStore(B.CreateOr(Waiting, Lanes), WaitingVar);
-  B.CreateBr(DispatchBB);
-}
-
-void FunctionLowering::parkAndDispatch(unsigned Target, Value *Lanes) {
-  setNextBlock(Lanes, Target);
-  waitAndDispatch(Lanes);
-}
-
 void FunctionLowering::transition(unsigned Target, Value *LaneMask) {
   if (CFG.Blocks[Target].RPONumber <= CFG.Blocks[CurBlock].RPONumber)
     emitBackEdgeChecks(Target);
-  B.CreateStore(LaneMask, MaskVar);
-  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
+  Warp.setRunning(LaneMask);
   BasicBlock *Slow = BasicBlock::Create(ML.Ctx, "to.dispatch", Fn);
-  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)), BlockBBs[1][Target],
-                 Slow);
+  B.CreateCondBr(Warp.noneWaiting(), BlockBBs[1][Target], Slow);
   B.SetInsertPoint(Slow);
-  parkAndDispatch(Target, LaneMask);
+  Warp.park(Target, LaneMask);
 }
 
 void FunctionLowering::branchDivergent(Value *Taken, unsigned TakenBlock,
@@ -140,9 +114,10 @@ void FunctionLowering::branchDivergent(Value *Taken, unsigned TakenBlock,
   B.SetInsertPoint(Split);
   if (CFG.Blocks[TakenBlock].RPONumber <= CFG.Blocks[CurBlock].RPONumber)
     emitBackEdgeChecks(TakenBlock);
-  setNextBlock(Taken, TakenBlock);
-  setNextBlock(B.CreateAnd(Mask, B.CreateNot(Taken)), NotTakenBlock);
-  waitAndDispatch(Mask);
+  Warp.setNextBlock(Taken, TakenBlock);
+  Warp.setNextBlock(B.CreateAnd(Mask, B.CreateNot(Taken)), NotTakenBlock);
+  Warp.wait(Mask);
+  Warp.dispatch();
 }
 
 void FunctionLowering::storeRegisterReturns(Value *Leaving) {
@@ -172,68 +147,42 @@ void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
                  {runtimeArg(), Leaving});
   if (!F.IsEntry && IsReturn)
     storeRegisterReturns(Leaving);
-  if (!F.IsEntry) {
-    AllocaInst *Var = IsReturn ? ReturnedVar : ExitedVar;
-    Value *Old = B.CreateLoad(B.getInt32Ty(), Var);
-    B.CreateStore(B.CreateOr(Old, Leaving), Var);
-  }
-  B.CreateStore(Rest, MaskVar);
+  if (!F.IsEntry)
+    Warp.leave(Leaving, IsReturn);
+  Warp.setRunning(Rest);
   // Lanes waiting at a warp-synchronous instruction may have waited for the
   // ones leaving: let them check again.
-  B.CreateStore(B.getInt32(0), BlockedVar);
-  B.CreateStore(B.getInt32(0), WarpBarVar);
-  for (auto &X : Exchanges)
-    B.CreateStore(B.getInt32(0), X.getValue().Blocked);
+  Warp.unblockAll();
   BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "after.exit", Fn);
   BasicBlock *Gone = BasicBlock::Create(ML.Ctx, "group.done", Fn);
   B.CreateCondBr(B.CreateICmpNE(Rest, B.getInt32(0)), Cont, Gone);
   B.SetInsertPoint(Gone);
-  Value *Waiting = B.CreateLoad(B.getInt32Ty(), WaitingVar);
   BasicBlock *Done = BasicBlock::Create(ML.Ctx, "warp.done", Fn);
-  B.CreateCondBr(B.CreateICmpEQ(Waiting, B.getInt32(0)), Done, DispatchBB);
+  B.CreateCondBr(Warp.noneWaiting(), Done, Warp.getDispatcher());
   B.SetInsertPoint(Done);
   if (F.IsEntry)
     B.CreateRetVoid();
   else
-    B.CreateRet(B.CreateLoad(B.getInt32Ty(), ExitedVar));
+    B.CreateRet(Warp.exited());
   B.SetInsertPoint(Cont);
 }
 
 void FunctionLowering::emitDispatcher() {
   Type *I32 = B.getInt32Ty();
+  BasicBlock *DispatchBB = Warp.getDispatcher();
   B.SetInsertPoint(DispatchBB);
-  Value *Waiting = B.CreateLoad(I32, WaitingVar);
-  Value *Blocked = B.CreateLoad(I32, BlockedVar);
-  Value *Parked = B.CreateLoad(I32, ParkedVar);
+  Value *Waiting = Warp.waiting();
+  Value *Blocked = Warp.blocked();
+  Value *Parked = Warp.parked();
   Value *Runnable =
       B.CreateAnd(Waiting, B.CreateNot(B.CreateOr(Blocked, Parked)));
   BasicBlock *Pick = BasicBlock::Create(ML.Ctx, "dispatch.pick", Fn);
   BasicBlock *Stall = BasicBlock::Create(ML.Ctx, "dispatch.stall", Fn);
   B.CreateCondBr(B.CreateICmpNE(Runnable, B.getInt32(0)), Pick, Stall);
 
-  // The runnable group at the lowest block; after a group looped for a
-  // while, the group at the next block after it (wrapping around), so that
-  // lanes spinning on a flag let the others run.
   B.SetInsertPoint(Pick);
-  Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
-  Value *RunVec = maskToVector(Runnable);
-  Value *After = B.CreateLoad(I32, RotateVar);
-  B.CreateStore(B.getInt32(~0u), RotateVar);
-  Value *None = splat(B.getInt32(~0u));
-  Value *Lowest =
-      B.CreateIntrinsic(Intrinsic::vector_reduce_umin, {Next->getType()},
-                        {B.CreateSelect(RunVec, Next, None)});
-  Value *Later = B.CreateAnd(RunVec, B.CreateICmpUGT(Next, splat(After)));
-  Value *NextUp =
-      B.CreateIntrinsic(Intrinsic::vector_reduce_umin, {Next->getType()},
-                        {B.CreateSelect(Later, Next, None)});
-  Value *Chosen =
-      B.CreateSelect(B.CreateICmpEQ(NextUp, B.getInt32(~0u)), Lowest, NextUp);
-  Value *Group = B.CreateAnd(
-      B.CreateBitCast(B.CreateICmpEQ(Next, splat(Chosen)), I32), Runnable);
-  B.CreateStore(Group, MaskVar);
-  Value *Rest = B.CreateAnd(Waiting, B.CreateNot(Group));
-  B.CreateStore(Rest, WaitingVar);
+  Value *Rest;
+  Value *Chosen = Warp.pickGroup(Runnable, Waiting, Rest);
   // The group resumes in the converged version of its block if it is all
   // that is left of the warp.
   BasicBlock *Bad = BasicBlock::Create(ML.Ctx, "dispatch.bad", Fn);
@@ -265,7 +214,7 @@ void FunctionLowering::emitDispatcher() {
                          ConstantArray::get(LineTy, Lines), F.Name + ".lines");
   // Stores, for each lane of Lanes, the line of the block it waits at.
   auto RecordLines = [&](Value *Lanes) {
-    Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
+    Value *Next = Warp.nextBlocks();
     Value *LinePtrs = B.CreateInBoundsGEP(
         LineTy, LineTable,
         {B.getInt32(0),
@@ -301,9 +250,8 @@ void FunctionLowering::emitDispatcher() {
     Value *Released = B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::BarWait),
                                    {runtimeArg()});
     B.CreateStore(B.getInt32(0), SyncWait);
-    B.CreateStore(B.CreateOr(B.CreateLoad(I32, ReleasedVar), Released),
-                  ReleasedVar);
-    B.CreateStore(B.CreateAnd(Parked, B.CreateNot(Released)), ParkedVar);
+    Warp.release(Released);
+    Warp.unpark(Released);
     B.CreateBr(DispatchBB);
   } else {
     B.CreateBr(Deadlock);
@@ -405,11 +353,12 @@ Error FunctionLowering::lowerTerminator(unsigned Index,
           B.CreateBitCast(B.CreateICmpEQ(IdxV, splat(B.getInt32(I))),
                           B.getInt32Ty()),
           Active);
-      setNextBlock(Hit, CFG.LabelToBlock.lookup((*Targets)[I]));
+      Warp.setNextBlock(Hit, CFG.LabelToBlock.lookup((*Targets)[I]));
     }
     if (FT != ~0u)
-      setNextBlock(B.CreateAnd(Mask, B.CreateNot(Active)), FT);
-    waitAndDispatch(Mask);
+      Warp.setNextBlock(B.CreateAnd(Mask, B.CreateNot(Active)), FT);
+    Warp.wait(Mask);
+    Warp.dispatch();
     return Error::success();
   }
   default:

@@ -1,12 +1,12 @@
 //===- FunctionLowering.cpp - One PTX function as one warp function -------===//
 //
 // Control flow: each PTX basic block becomes an LLVM block that runs with the
-// lanes in MaskVar. Lanes parked elsewhere are in WaitingVar, and NextVar
-// holds, per lane, the reverse-post-order number of the block it waits at.
-// A branch that all running lanes take the same way, while nobody waits,
-// is a plain LLVM branch (the converged fast path). Otherwise lanes record
-// their targets and the dispatcher resumes the group waiting at the lowest
-// number, so groups meet again at the earliest common block.
+// running lanes. Lanes parked elsewhere wait, each at the block WarpLaneState
+// records for it (its reverse-post-order number). A branch that all running
+// lanes take the same way, while nobody waits, is a plain LLVM branch (the
+// converged fast path). Otherwise lanes record their targets and the
+// dispatcher resumes the group waiting at the lowest number, so groups meet
+// again at the earliest common block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +32,7 @@ using ptx::StateSpace;
 FunctionLowering::FunctionLowering(ModuleLowering &ML, const ptx::Function &F,
                                    Function *Fn, PTXCFG CFGIn)
     : B(ML.Ctx), ML(ML), F(F), Fn(Fn), CFG(std::move(CFGIn)),
-      UI(ML.PM, F, CFG, ML.KS) {}
+      UI(ML.PM, F, CFG, ML.KS), Warp(B, CFG) {}
 
 Error FunctionLowering::error(const ptx::Instruction &I, const Twine &Msg) {
   return ML.makeError(I.Loc, Msg);
@@ -91,9 +91,7 @@ Value *FunctionLowering::coerce(Value *V, Type *To, bool Signed) {
   return To->isIntegerTy() ? Resized : B.CreateBitCast(Resized, ToTy);
 }
 
-Value *FunctionLowering::getMask() {
-  return B.CreateLoad(B.getInt32Ty(), MaskVar);
-}
+Value *FunctionLowering::getMask() { return Warp.running(); }
 
 Value *FunctionLowering::maskToVector(Value *Mask) {
   return B.CreateBitCast(Mask, getVectorType(B.getInt1Ty()));
@@ -917,22 +915,13 @@ Error FunctionLowering::lower() {
   } else {
     CtxArg = Fn->getArg(0);
   }
-  MaskVar = B.CreateAlloca(I32, nullptr, "mask");
-  WaitingVar = B.CreateAlloca(I32, nullptr, "waiting");
-  BlockedVar = B.CreateAlloca(I32, nullptr, "blocked");
-  ParkedVar = B.CreateAlloca(I32, nullptr, "parked");
-  WarpBarVar = B.CreateAlloca(I32, nullptr, "at.warp.barrier");
-  SyncPassVar = B.CreateAlloca(I32, nullptr, "warp.barrier.passed");
-  ReleasedVar = B.CreateAlloca(I32, nullptr, "released");
-  BackEdgeVar = B.CreateAlloca(I32, nullptr, "backedges");
-  RotateVar = B.CreateAlloca(I32, nullptr, "rotate.after");
-  NextVar = B.CreateAlloca(getVectorType(I32), nullptr, "next");
+  Warp.declare(AllocaBB);
   declareRegisters();
   declareVariables();
   B.SetInsertPoint(AllocaBB);
   declareExchanges();
   if (F.IsEntry) {
-    B.CreateStore(getContextField(WCF_InitialMask, I32), MaskVar);
+    Warp.setRunning(getContextField(WCF_InitialMask, I32));
     if (calleesTestLocalSpace()) {
       // The frames of this function and its callees are below this.
       Value *Top = B.CreateIntrinsic(Intrinsic::frameaddress, {B.getPtrTy()},
@@ -941,17 +930,9 @@ Error FunctionLowering::lower() {
                     B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_LocalStackTop));
     }
   } else {
-    B.CreateStore(Fn->getArg(1), MaskVar);
-    ExitedVar = B.CreateAlloca(I32, nullptr, "exited");
-    ReturnedVar = B.CreateAlloca(I32, nullptr, "returned");
-    B.CreateStore(B.getInt32(0), ExitedVar);
-    B.CreateStore(B.getInt32(0), ReturnedVar);
+    Warp.setRunning(Fn->getArg(1));
   }
-  for (AllocaInst *V :
-       {WaitingVar, BlockedVar, ParkedVar, ReleasedVar, BackEdgeVar})
-    B.CreateStore(B.getInt32(0), V);
-  B.CreateStore(B.getInt32(~0u), RotateVar);
-  B.CreateStore(Constant::getNullValue(getVectorType(I32)), NextVar);
+  Warp.initialize(/*IsDeviceFunction=*/!F.IsEntry);
   if (!F.IsEntry) {
     // .reg parameters arrive as lane-major storage like .param ones.
     unsigned ArgNo = 2 + F.Returns.size();
@@ -976,7 +957,7 @@ Error FunctionLowering::lower() {
       BlockBBs[V][Blk] =
           BasicBlock::Create(ML.Ctx, (V ? "bb" : "bb.div") + Twine(Blk), Fn);
   }
-  DispatchBB = BasicBlock::Create(ML.Ctx, "dispatch", Fn);
+  Warp.createDispatcher(Fn);
   StopBB = BasicBlock::Create(ML.Ctx, "stop", Fn);
   BasicBlock *Start = BasicBlock::Create(ML.Ctx, "start", Fn);
   B.CreateBr(Start);

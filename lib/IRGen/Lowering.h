@@ -2,15 +2,17 @@
 //
 // ModuleLowering owns what is per LLVM module (globals, the shared-memory
 // layout, device functions). FunctionLowering owns one PTX function's warp
-// function: the execution mask, the divergence state and the registers.
-// Like ISPC's FunctionEmitContext, it is the only place that knows the mask;
-// instruction semantics ask it for operands and hand it results.
+// function: the registers and variables, and (in a WarpLaneState) the lane
+// sets: the execution mask and the divergence state. Like ISPC's
+// FunctionEmitContext, it is the only place that knows the mask; instruction
+// semantics ask it for operands and hand it results.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PTXJIT_LIB_IRGEN_LOWERING_H
 #define PTXJIT_LIB_IRGEN_LOWERING_H
 
+#include "WarpLaneState.h"
 #include "ptxjit/IRGen/IRGen.h"
 #include "ptxjit/IRGen/RuntimeABI.h"
 #include "ptxjit/PTX/AST.h"
@@ -221,12 +223,6 @@ private:
   /// Sends Lanes to block Target: directly if no other lanes wait,
   /// otherwise through the dispatcher.
   void transition(unsigned Target, llvm::Value *LaneMask);
-  /// Records Target as the block Lanes wait at.
-  void setNextBlock(llvm::Value *Lanes, unsigned Target);
-  /// Adds Lanes to the waiting lanes and jumps to the dispatcher.
-  void waitAndDispatch(llvm::Value *Lanes);
-  /// Parks Lanes at block Target and jumps to the dispatcher.
-  void parkAndDispatch(unsigned Target, llvm::Value *Lanes);
   /// Checks the cancel flag and counts backward branches (forward progress
   /// of divergent spin loops; yielding to other warps).
   void emitBackEdgeChecks(unsigned Target);
@@ -234,6 +230,13 @@ private:
   void emitStop();
   /// Sync points: the prologue that waits for the other lanes.
   llvm::Error lowerSyncPoint(unsigned Index, const ptx::Instruction &I);
+  /// The prologue of a warp-synchronous instruction: lanes that complete
+  /// its member mask go on, others block.
+  llvm::Error lowerWarpSyncPrologue(unsigned Index, const ptx::Instruction &I);
+  /// The prologue of a CTA barrier: arriving lanes are counted and parked,
+  /// released ones go on.
+  llvm::Error lowerCTABarrierPrologue(unsigned Index,
+                                      const ptx::Instruction &I);
   llvm::Error lowerWarpSync(const ptx::Instruction &I);
   llvm::Error lowerWarpSyncOp(const ptx::Instruction &I);
   /// Warp-synchronous instructions that exchange data, of one kind (the
@@ -242,11 +245,18 @@ private:
   /// semantics). Blocked lanes leave their operands here, and the group that
   /// completes leaves them their results.
   struct SyncExchange {
-    llvm::AllocaInst *Blocked = nullptr; ///< i32: lanes blocked at one
+    unsigned Blocked = 0; ///< WarpLaneState's set of lanes blocked at one
     /// <32 x i64> per operand index of the instruction.
     llvm::SmallVector<llvm::AllocaInst *, 5> Operands;
     llvm::AllocaInst *Results[2] = {}; ///< <32 x i64>: d and the p of d|p
   };
+  /// Lanes let through an instance of X because a group at another one
+  /// completed the set take their results and go on (a path that ends at
+  /// ExchangePassedEnd); the builder is left where the others arrive.
+  llvm::Error lowerExchangePassThrough(unsigned Index,
+                                       const ptx::Instruction &I,
+                                       const SyncExchange &X,
+                                       llvm::Value *Mask);
   /// Finds the kinds with more than one instance (declareExchanges).
   void declareExchanges();
   SyncExchange *getExchange(const ptx::Instruction &I);
@@ -279,19 +289,9 @@ private:
   llvm::Function *Fn;
   PTXCFG CFG;
   UniformityInfo UI;
+  /// The lane sets: running, waiting, blocked, parked and exited lanes.
+  WarpLaneState Warp;
   llvm::Value *ParamsArg = nullptr, *CtxArg = nullptr;
-  llvm::AllocaInst *MaskVar = nullptr;    ///< i32 lanes running now
-  llvm::AllocaInst *WaitingVar = nullptr; ///< i32 live lanes parked elsewhere
-  llvm::AllocaInst *NextVar = nullptr; ///< <32 x i32> block each lane waits at
-  llvm::AllocaInst *BlockedVar = nullptr; ///< i32 lanes waiting at a warp sync
-  llvm::AllocaInst *ParkedVar = nullptr; ///< i32 lanes waiting at a CTA barrier
-  llvm::AllocaInst *WarpBarVar = nullptr;  ///< i32 blocked at a bar.warp.sync
-  llvm::AllocaInst *SyncPassVar = nullptr; ///< i32 let through a bar.warp.sync
-  llvm::AllocaInst *ReleasedVar = nullptr; ///< i32 lanes a CTA barrier released
-  llvm::AllocaInst *BackEdgeVar =
-      nullptr;                           ///< i32 backward branches while split
-  llvm::AllocaInst *RotateVar = nullptr; ///< i32 after a long loop: the
-                                         ///< block the looping group is at
   llvm::BasicBlock *StopBB = nullptr;
   /// The shared barrier call (callBarrierSync): the call's block, its result
   /// and which barrier called it.
@@ -301,9 +301,6 @@ private:
   llvm::SwitchInst *BarrierResume = nullptr;
   llvm::SmallVector<llvm::AllocaInst *, 4> BarrierCarried;
   llvm::StringMap<SyncExchange> Exchanges;
-  /// i32 lanes let through a data-exchanging warp-synchronous instruction,
-  /// their results waiting in its kind's exchange.
-  llvm::AllocaInst *ExchangePassVar = nullptr;
   /// While lowering a completion with lanes blocked elsewhere: the kind and
   /// those lanes (i32).
   SyncExchange *CurExchange = nullptr;
@@ -316,11 +313,7 @@ private:
   /// lanes that were let through, to join after the instruction.
   llvm::BasicBlock *ExchangePassedEnd = nullptr;
   unsigned CurBlock = 0;
-  llvm::AllocaInst *ExitedVar =
-      nullptr; ///< device functions: lanes that exited
-  llvm::AllocaInst *ReturnedVar =
-      nullptr;                       ///< device functions: lanes that returned
-  llvm::Value *LocalFrame = nullptr; ///< [32 x FrameSize] bytes
+  llvm::Value *LocalFrame = nullptr;    ///< [32 x FrameSize] bytes
   llvm::AllocaInst *CarryVar = nullptr; ///< <32 x i1> carry flags
   uint64_t FrameSize = 0;
   llvm::Value *InstMask = nullptr;
@@ -340,7 +333,6 @@ private:
   /// (converged: register writes need no blend), [0] otherwise.
   std::vector<llvm::BasicBlock *> BlockBBs[2];
   bool Converged = false;
-  llvm::BasicBlock *DispatchBB = nullptr;
   llvm::BasicBlock *AllocaBB = nullptr;
 
   friend class InstructionLowering;

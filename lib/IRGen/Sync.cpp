@@ -119,157 +119,157 @@ static ScalarType syncResultType(const ptx::Instruction &I, unsigned Slot) {
 Error FunctionLowering::lowerSyncPoint(unsigned Index,
                                        const ptx::Instruction &I) {
   CurInst = &I;
-  Type *I32 = B.getInt32Ty();
-  Value *Here = splat(B.getInt32(CFG.Blocks[Index].RPONumber));
-  Value *Mask = getMask();
-  Value *Waiting = B.CreateLoad(I32, WaitingVar);
-  if (!isCTABarrier(I)) {
-    // bar.warp.sync waits for the lanes of its mask at any bar.warp.sync,
-    // not only this one (sm_70): lanes blocked at another count as arrived,
-    // and when the set is complete they are let through their own.
-    bool WarpBarrier = I.Op == Opcode::Bar || I.Op == Opcode::Barrier;
-    // So do data-exchanging ones of the same kind, whose results the group
-    // that completes leaves for them. Only lanes split by divergence can be
-    // at different instances.
-    SyncExchange *X = Converged ? nullptr : getExchange(I);
-    if (X) {
-      Value *Pass = B.CreateLoad(I32, ExchangePassVar);
-      Value *PassedHere = B.CreateAnd(Mask, Pass);
-      BasicBlock *Passed = BasicBlock::Create(ML.Ctx, "xchg.passed", Fn);
-      BasicBlock *Arrive = BasicBlock::Create(ML.Ctx, "xchg.arrive", Fn);
-      B.CreateCondBr(B.CreateICmpNE(PassedHere, B.getInt32(0)), Passed, Arrive);
-      // Let-through lanes take their results and go on alone; others that
-      // came with them arrive later.
-      B.SetInsertPoint(Passed);
-      B.CreateStore(B.CreateAnd(Pass, B.CreateNot(PassedHere)),
-                    ExchangePassVar);
-      Value *Rest = B.CreateAnd(Mask, B.CreateNot(PassedHere));
-      setNextBlock(Rest, Index);
-      B.CreateStore(B.CreateOr(B.CreateLoad(I32, WaitingVar), Rest),
-                    WaitingVar);
-      B.CreateStore(PassedHere, MaskVar);
-      InstMask = PassedHere;
-      const Operand &Dst = I.Operands[0];
-      bool Pair = Dst.Kind == Operand::PredPair;
-      for (unsigned Slot = 0; Slot != (Pair ? 2u : 1u); ++Slot) {
-        ScalarType T = syncResultType(I, Slot);
-        Value *V =
-            B.CreateLoad(getVectorType(B.getInt64Ty()), X->Results[Slot]);
-        if (Error E = write(Pair ? Dst.Elements[Slot] : Dst,
-                            coerce(V, getLaneType(T), false), T))
-          return E;
-      }
-      ExchangePassedEnd = B.GetInsertBlock();
-      B.SetInsertPoint(Arrive);
-    }
-    BasicBlock *Arrived = nullptr;
-    if (WarpBarrier) {
-      Value *Pass = B.CreateLoad(I32, SyncPassVar);
-      B.CreateStore(B.CreateAnd(Pass, B.CreateNot(Mask)), SyncPassVar);
-      Arrived = BasicBlock::Create(ML.Ctx, "warpbar.passed", Fn);
-      BasicBlock *Check = BasicBlock::Create(ML.Ctx, "warpbar.check", Fn);
-      B.CreateCondBr(B.CreateICmpEQ(B.CreateAnd(Mask, Pass), Mask), Arrived,
-                     Check);
-      B.SetInsertPoint(Check);
-    }
-    // Lanes already blocked here join the group that just arrived.
-    Value *Next = B.CreateLoad(NextVar->getAllocatedType(), NextVar);
-    Value *Blocked = B.CreateLoad(I32, BlockedVar);
-    Value *AtHere =
-        B.CreateAnd(Blocked, B.CreateBitCast(B.CreateICmpEQ(Next, Here), I32));
-    Value *Group = B.CreateOr(Mask, AtHere);
-    Value *Elsewhere = B.getInt32(0);
-    if (WarpBarrier)
-      Elsewhere =
-          B.CreateAnd(B.CreateLoad(I32, WarpBarVar), B.CreateNot(AtHere));
-    // Lanes blocked at other instances of the exchange.
-    Value *Others =
-        X ? B.CreateAnd(B.CreateLoad(I32, X->Blocked), B.CreateNot(Group))
-          : B.getInt32(0);
-    Value *Counted = B.CreateOr(B.CreateOr(Group, Elsewhere), Others);
-    Value *Live = B.CreateOr(Mask, Waiting);
-    Value *Complete;
-    int MaskOp = memberMaskOperand(I);
-    Expected<LaneValue> M = MaskOp >= 0
-                                ? read(I.Operands[MaskOp], ScalarType::B32)
-                                : LaneValue{Mask, Shape::uniform()};
-    if (!M)
-      return M.takeError();
-    if (M->isScalar()) {
-      Value *Required = B.CreateAnd(M->V, Live);
-      Complete = B.CreateICmpEQ(B.CreateAnd(Counted, Required), Required);
-    } else {
-      // Lanes may name different masks (tiled partitions): every lane of
-      // the group needs the live lanes of its own mask.
-      Value *Missing = B.CreateAnd(B.CreateAnd(M->V, splat(Live)),
-                                   splat(B.CreateNot(Counted)));
-      Value *Bad = B.CreateAnd(B.CreateICmpNE(Missing, splat(B.getInt32(0))),
-                               maskToVector(Group));
-      Complete = B.CreateNot(B.CreateOrReduce(Bad));
-    }
-    BasicBlock *Go = BasicBlock::Create(ML.Ctx, "sync.go", Fn);
-    BasicBlock *Wait = BasicBlock::Create(ML.Ctx, "sync.wait", Fn);
-    B.CreateCondBr(Complete, Go, Wait);
-    B.SetInsertPoint(Wait);
-    B.CreateStore(B.CreateOr(Blocked, Mask), BlockedVar);
-    if (X) {
-      // Leave the operands for whoever completes the set.
-      Value *Lanes = maskToVector(Mask);
-      for (unsigned K = 1; K < I.Operands.size(); ++K) {
-        Expected<LaneValue> V = read(I.Operands[K], syncOperandType(I, K));
-        if (!V)
-          return V.takeError();
-        Type *Ty = X->Operands[K]->getAllocatedType();
-        Value *Old = B.CreateLoad(Ty, X->Operands[K]);
-        Value *New = coerce(widen(V->V), B.getInt64Ty(), false);
-        B.CreateStore(B.CreateSelect(Lanes, New, Old), X->Operands[K]);
-      }
-      B.CreateStore(B.CreateOr(B.CreateLoad(I32, X->Blocked), Mask),
-                    X->Blocked);
-    }
-    if (WarpBarrier)
-      B.CreateStore(B.CreateOr(B.CreateLoad(I32, WarpBarVar), Mask),
-                    WarpBarVar);
-    parkAndDispatch(Index, Mask);
-    B.SetInsertPoint(Go);
-    B.CreateStore(Group, MaskVar);
-    B.CreateStore(B.CreateAnd(Waiting, B.CreateNot(AtHere)), WaitingVar);
-    Value *Leaving = B.CreateOr(AtHere, Elsewhere);
-    if (X) {
-      // The lanes elsewhere that the group's masks name take part.
-      Value *Named =
-          M->isScalar() ? M->V
-                        : B.CreateOrReduce(B.CreateSelect(
-                              maskToVector(Group), M->V, splat(B.getInt32(0))));
-      Value *Taking = B.CreateAnd(Others, Named);
-      Leaving = B.CreateOr(Leaving, Taking);
-      B.CreateStore(B.CreateAnd(B.CreateLoad(I32, X->Blocked),
-                                B.CreateNot(B.CreateOr(Group, Taking))),
-                    X->Blocked);
-      B.CreateStore(B.CreateOr(B.CreateLoad(I32, ExchangePassVar), Taking),
-                    ExchangePassVar);
-      PendingExchange = X;
-      PendingOthers = Taking;
-    }
-    B.CreateStore(B.CreateAnd(Blocked, B.CreateNot(Leaving)), BlockedVar);
-    if (WarpBarrier) {
-      B.CreateStore(
-          B.CreateAnd(B.CreateLoad(I32, WarpBarVar), B.CreateNot(Leaving)),
-          WarpBarVar);
-      // The lanes waiting at other bar.warp.sync instructions go on there.
-      B.CreateStore(B.CreateOr(B.CreateLoad(I32, SyncPassVar), Elsewhere),
-                    SyncPassVar);
-      B.CreateBr(Arrived);
-      B.SetInsertPoint(Arrived);
-    }
-    return Error::success();
-  }
+  if (isCTABarrier(I))
+    return lowerCTABarrierPrologue(Index, I);
+  return lowerWarpSyncPrologue(Index, I);
+}
 
-  // CTA barrier: new arrivals are counted and parked; lanes the barrier
-  // released go on. A group holding both goes back to the dispatcher whole
-  // (the released lanes come back alone), so the rest of the block never
-  // runs while some of its lanes were just parked.
-  Value *Released = B.CreateLoad(I32, ReleasedVar);
+Error FunctionLowering::lowerExchangePassThrough(unsigned Index,
+                                                 const ptx::Instruction &I,
+                                                 const SyncExchange &X,
+                                                 Value *Mask) {
+  Value *PassedHere = B.CreateAnd(Mask, Warp.exchangePassed());
+  BasicBlock *Passed = BasicBlock::Create(ML.Ctx, "xchg.passed", Fn);
+  BasicBlock *Arrive = BasicBlock::Create(ML.Ctx, "xchg.arrive", Fn);
+  B.CreateCondBr(B.CreateICmpNE(PassedHere, B.getInt32(0)), Passed, Arrive);
+  // Let-through lanes take their results and go on alone; others that came
+  // with them arrive later.
+  B.SetInsertPoint(Passed);
+  Warp.takeExchangePass(PassedHere);
+  Value *Rest = B.CreateAnd(Mask, B.CreateNot(PassedHere));
+  Warp.setNextBlock(Rest, Index);
+  Warp.wait(Rest);
+  Warp.setRunning(PassedHere);
+  InstMask = PassedHere;
+  const Operand &Dst = I.Operands[0];
+  bool Pair = Dst.Kind == Operand::PredPair;
+  for (unsigned Slot = 0; Slot != (Pair ? 2u : 1u); ++Slot) {
+    ScalarType T = syncResultType(I, Slot);
+    Value *V = B.CreateLoad(getVectorType(B.getInt64Ty()), X.Results[Slot]);
+    if (Error E = write(Pair ? Dst.Elements[Slot] : Dst,
+                        coerce(V, getLaneType(T), false), T))
+      return E;
+  }
+  ExchangePassedEnd = B.GetInsertBlock();
+  B.SetInsertPoint(Arrive);
+  return Error::success();
+}
+
+Error FunctionLowering::lowerWarpSyncPrologue(unsigned Index,
+                                              const ptx::Instruction &I) {
+  Value *Mask = getMask();
+  Value *Waiting = Warp.waiting();
+  // bar.warp.sync waits for the lanes of its mask at any bar.warp.sync, not
+  // only this one (sm_70): lanes blocked at another count as arrived, and
+  // when the set is complete they are let through their own.
+  bool WarpBarrier = I.Op == Opcode::Bar || I.Op == Opcode::Barrier;
+  // So do data-exchanging ones of the same kind, whose results the group
+  // that completes leaves for them. Only lanes split by divergence can be at
+  // different instances.
+  SyncExchange *X = Converged ? nullptr : getExchange(I);
+  if (X)
+    if (Error E = lowerExchangePassThrough(Index, I, *X, Mask))
+      return E;
+  BasicBlock *Arrived = nullptr;
+  if (WarpBarrier) {
+    Value *Pass = Warp.warpBarrierPassed();
+    Warp.takeWarpBarrierPass(Mask);
+    Arrived = BasicBlock::Create(ML.Ctx, "warpbar.passed", Fn);
+    BasicBlock *Check = BasicBlock::Create(ML.Ctx, "warpbar.check", Fn);
+    B.CreateCondBr(B.CreateICmpEQ(B.CreateAnd(Mask, Pass), Mask), Arrived,
+                   Check);
+    B.SetInsertPoint(Check);
+  }
+  // Lanes already blocked here join the group that just arrived.
+  Value *Blocked = Warp.blocked();
+  Value *AtHere = B.CreateAnd(Blocked, Warp.lanesAt(Index));
+  Value *Group = B.CreateOr(Mask, AtHere);
+  Value *Elsewhere = B.getInt32(0);
+  if (WarpBarrier)
+    Elsewhere = B.CreateAnd(Warp.atWarpBarrier(), B.CreateNot(AtHere));
+  // Lanes blocked at other instances of the exchange.
+  Value *Others =
+      X ? B.CreateAnd(Warp.exchangeBlocked(X->Blocked), B.CreateNot(Group))
+        : B.getInt32(0);
+  Value *Counted = B.CreateOr(B.CreateOr(Group, Elsewhere), Others);
+  Value *Live = B.CreateOr(Mask, Waiting);
+  Value *Complete;
+  int MaskOp = memberMaskOperand(I);
+  Expected<LaneValue> M = MaskOp >= 0
+                              ? read(I.Operands[MaskOp], ScalarType::B32)
+                              : LaneValue{Mask, Shape::uniform()};
+  if (!M)
+    return M.takeError();
+  if (M->isScalar()) {
+    Value *Required = B.CreateAnd(M->V, Live);
+    Complete = B.CreateICmpEQ(B.CreateAnd(Counted, Required), Required);
+  } else {
+    // Lanes may name different masks (tiled partitions): every lane of the
+    // group needs the live lanes of its own mask.
+    Value *Missing = B.CreateAnd(B.CreateAnd(M->V, splat(Live)),
+                                 splat(B.CreateNot(Counted)));
+    Value *Bad = B.CreateAnd(B.CreateICmpNE(Missing, splat(B.getInt32(0))),
+                             maskToVector(Group));
+    Complete = B.CreateNot(B.CreateOrReduce(Bad));
+  }
+  BasicBlock *Go = BasicBlock::Create(ML.Ctx, "sync.go", Fn);
+  BasicBlock *Wait = BasicBlock::Create(ML.Ctx, "sync.wait", Fn);
+  B.CreateCondBr(Complete, Go, Wait);
+  B.SetInsertPoint(Wait);
+  Warp.block(Mask);
+  if (X) {
+    // Leave the operands for whoever completes the set.
+    Value *Lanes = maskToVector(Mask);
+    for (unsigned K = 1; K < I.Operands.size(); ++K) {
+      Expected<LaneValue> V = read(I.Operands[K], syncOperandType(I, K));
+      if (!V)
+        return V.takeError();
+      Type *Ty = X->Operands[K]->getAllocatedType();
+      Value *Old = B.CreateLoad(Ty, X->Operands[K]);
+      Value *New = coerce(widen(V->V), B.getInt64Ty(), false);
+      B.CreateStore(B.CreateSelect(Lanes, New, Old), X->Operands[K]);
+    }
+    Warp.blockAtExchange(X->Blocked, Mask);
+  }
+  if (WarpBarrier)
+    Warp.blockAtWarpBarrier(Mask);
+  Warp.park(Index, Mask);
+  B.SetInsertPoint(Go);
+  Warp.setRunning(Group);
+  Warp.unwait(AtHere);
+  Value *Leaving = B.CreateOr(AtHere, Elsewhere);
+  if (X) {
+    // The lanes elsewhere that the group's masks name take part.
+    Value *Named = M->isScalar()
+                       ? M->V
+                       : B.CreateOrReduce(B.CreateSelect(
+                             maskToVector(Group), M->V, splat(B.getInt32(0))));
+    Value *Taking = B.CreateAnd(Others, Named);
+    Leaving = B.CreateOr(Leaving, Taking);
+    Warp.unblockAtExchange(X->Blocked, B.CreateOr(Group, Taking));
+    Warp.passExchange(Taking);
+    PendingExchange = X;
+    PendingOthers = Taking;
+  }
+  Warp.unblock(Leaving);
+  if (WarpBarrier) {
+    Warp.unblockAtWarpBarrier(Leaving);
+    // The lanes waiting at other bar.warp.sync instructions go on there.
+    Warp.passWarpBarrier(Elsewhere);
+    B.CreateBr(Arrived);
+    B.SetInsertPoint(Arrived);
+  }
+  return Error::success();
+}
+
+Error FunctionLowering::lowerCTABarrierPrologue(unsigned Index,
+                                                const ptx::Instruction &I) {
+  // New arrivals are counted and parked; lanes the barrier released go on. A
+  // group holding both goes back to the dispatcher whole (the released lanes
+  // come back alone), so the rest of the block never runs while some of its
+  // lanes were just parked.
+  Value *Mask = getMask();
+  Value *Released = Warp.released();
   Value *Passing = B.CreateAnd(Mask, Released);
   Value *Arriving = B.CreateAnd(Mask, B.CreateNot(Passing));
   BasicBlock *Arrive = BasicBlock::Create(ML.Ctx, "bar.arrive", Fn);
@@ -294,14 +294,13 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
     Pred = B.CreateAnd(Bits, Arriving);
   }
   Value *Line = B.getInt32(getLine(I.Loc));
-  Value *Parked = B.CreateOr(B.CreateLoad(I32, ParkedVar), Arriving);
-  B.CreateStore(Parked, ParkedVar);
+  Value *Parked = Warp.parkAtBarrier(Arriving);
   // Fast path: if nothing else in the warp can run, arrive and wait in one
   // runtime call, and go on in this block when the barrier releases these
   // lanes.
-  Value *Others = B.CreateAnd(
-      B.CreateLoad(I32, WaitingVar),
-      B.CreateNot(B.CreateOr(Parked, B.CreateLoad(I32, BlockedVar))));
+  Value *Waiting = Warp.waiting();
+  Value *Others =
+      B.CreateAnd(Waiting, B.CreateNot(B.CreateOr(Parked, Warp.blocked())));
   BasicBlock *WaitHere = BasicBlock::Create(ML.Ctx, "bar.sync", Fn);
   BasicBlock *Park = BasicBlock::Create(ML.Ctx, "bar.park", Fn);
   BasicBlock *Through = BasicBlock::Create(ML.Ctx, "bar.through", Fn);
@@ -310,34 +309,34 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
                  WaitHere, Park);
   B.SetInsertPoint(WaitHere);
   // The values as they are after the call.
-  Value *ParkedA = Parked, *ArrivingA = Arriving, *MaskA = Mask;
+  Value *ArrivingA = Arriving, *MaskA = Mask;
   Value *Got = callBarrierSync(
       {Id, Count, Arriving, B.getInt32(uint32_t(Reduction)), Pred, Line},
-      {&ParkedA, &ArrivingA, &MaskA});
-  B.CreateStore(B.CreateAnd(ParkedA, B.CreateNot(Got)), ParkedVar);
+      {&ArrivingA, &MaskA});
+  Warp.unpark(Got);
   Value *All = B.CreateICmpEQ(Got, ArrivingA);
   BasicBlock *Partial = BasicBlock::Create(ML.Ctx, "bar.partial", Fn);
   BasicBlock *AllFree = BasicBlock::Create(ML.Ctx, "bar.free", Fn);
   B.CreateCondBr(All, AllFree, Partial);
   // Only some lanes came free: let the dispatcher sort it out.
   B.SetInsertPoint(Partial);
-  B.CreateStore(B.CreateOr(B.CreateLoad(I32, ReleasedVar), Got), ReleasedVar);
-  parkAndDispatch(Index, MaskA);
+  Warp.release(Got);
+  Warp.park(Index, MaskA);
   B.SetInsertPoint(AllFree);
-  B.CreateStore(ArrivingA, MaskVar);
+  Warp.setRunning(ArrivingA);
   B.CreateBr(Through);
   // Other lanes of the warp can run: count the arrival and run them.
   B.SetInsertPoint(Park);
   B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::BarArrive),
                {runtimeArg(), Id, Count, Arriving, B.getInt32(1),
                 B.getInt32(uint32_t(Reduction)), Pred, Line});
-  parkAndDispatch(Index, Mask);
+  Warp.park(Index, Mask);
   B.SetInsertPoint(Through);
   BasicBlock *Done = BasicBlock::Create(ML.Ctx, "bar.done", Fn);
   B.CreateBr(Done);
 
   B.SetInsertPoint(Check);
-  B.CreateStore(B.CreateAnd(Released, B.CreateNot(Passing)), ReleasedVar);
+  Warp.takeRelease(Passing);
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
   return Error::success();
@@ -488,14 +487,14 @@ void FunctionLowering::declareExchanges() {
     if (K.getValue().first < 2)
       continue;
     SyncExchange &X = Exchanges[K.getKey()];
-    X.Blocked = createTemporary(B.getInt32Ty());
+    X.Blocked = Warp.addExchange();
     for (unsigned Op = 0; Op != K.getValue().second->Operands.size(); ++Op)
       X.Operands.push_back(Op ? createTemporary(Vec) : nullptr);
     X.Results[0] = createTemporary(Vec);
     X.Results[1] = createTemporary(Vec);
   }
   if (!Exchanges.empty())
-    ExchangePassVar = createTemporary(B.getInt32Ty());
+    Warp.declareExchangePass();
 }
 
 FunctionLowering::SyncExchange *
