@@ -216,8 +216,7 @@ PTXJIT_CUDA_API CUresult cuCtxPopCurrent_v2(CUcontext *Ctx) {
 /// Loads PTX text, or the PTX of a fat binary.
 static Error loadImage(device::Context &C, const void *Image, CUmodule *Out) {
   if (!Image || !Out)
-    return device::makeDeviceError(device::ErrorCode::InvalidValue,
-                                   "no image");
+    return device::makeDeviceError(device::ErrorCode::InvalidValue, "no image");
   std::string Text;
   if (support::endian::read32le(Image) == FatBinaryMagic) {
     const auto *Header = static_cast<const uint8_t *>(Image);
@@ -261,7 +260,8 @@ PTXJIT_CUDA_API CUresult cuModuleLoadDataEx(CUmodule *Module, const void *Image,
 PTXJIT_CUDA_API CUresult cuModuleUnload(CUmodule Module) {
   if (!Module)
     return CUDA_ERROR_INVALID_HANDLE;
-  return withContext([&](device::Context &C) { return C.unloadModule(*Module); });
+  return withContext(
+      [&](device::Context &C) { return C.unloadModule(*Module); });
 }
 
 PTXJIT_CUDA_API CUresult cuModuleGetFunction(CUfunction *Function,
@@ -363,9 +363,9 @@ PTXJIT_CUDA_API CUresult cuStreamCreate(CUstream_st **Stream, unsigned Flags) {
   if (!Stream)
     return CUDA_ERROR_INVALID_VALUE;
   return withContext([&](device::Context &C) -> Error {
-    Expected<device::Stream &> S = C.createStream(
-        Flags & 1 ? device::StreamKind::NonBlocking
-                  : device::StreamKind::Blocking);
+    Expected<device::Stream &> S =
+        C.createStream(Flags & 1 ? device::StreamKind::NonBlocking
+                                 : device::StreamKind::Blocking);
     if (!S)
       return S.takeError();
     *Stream = new CUstream_st{&*S, Flags, 0};
@@ -440,13 +440,28 @@ PTXJIT_CUDA_API CUresult cuFuncGetAttribute(int *Value, int Attribute,
     return CUDA_ERROR_INVALID_HANDLE;
   const device::KernelAttributes &A = F->getAttributes();
   switch (Attribute) {
-  case 0: *Value = int(A.MaxThreadsPerBlock); break;
-  case 1: *Value = int(A.StaticSharedBytes); break;
-  case 2: *Value = 0; break; // constant bytes
-  case 3: *Value = 0; break; // local bytes
-  case 4: *Value = 32; break; // registers
-  case 5: case 6: *Value = 80; break; // PTX and binary versions
-  case 8: *Value = int(A.MaxDynamicSharedBytes); break;
+  case 0:
+    *Value = int(A.MaxThreadsPerBlock);
+    break;
+  case 1:
+    *Value = int(A.StaticSharedBytes);
+    break;
+  case 2:
+    *Value = 0;
+    break; // constant bytes
+  case 3:
+    *Value = 0;
+    break; // local bytes
+  case 4:
+    *Value = 32;
+    break; // registers
+  case 5:
+  case 6:
+    *Value = 80;
+    break; // PTX and binary versions
+  case 8:
+    *Value = int(A.MaxDynamicSharedBytes);
+    break;
   default:
     return CUDA_ERROR_INVALID_VALUE;
   }
@@ -459,9 +474,8 @@ PTXJIT_CUDA_API CUresult cuFuncSetAttribute(CUfunction F, int Attribute,
     return CUDA_ERROR_INVALID_HANDLE;
   if (Attribute != 8)
     return CUDA_SUCCESS; // hints (carveout, cache) change nothing here
-  if (Value < 0 ||
-      uint64_t(Value) + F->getAttributes().StaticSharedBytes >
-          MaxSharedBytesPerBlock)
+  if (Value < 0 || uint64_t(Value) + F->getAttributes().StaticSharedBytes >
+                       MaxSharedBytesPerBlock)
     return CUDA_ERROR_INVALID_VALUE;
   F->setMaxDynamicSharedBytes(uint32_t(Value));
   return CUDA_SUCCESS;
