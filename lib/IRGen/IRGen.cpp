@@ -72,16 +72,6 @@ static bool needsFibers(const ptx::Module &M, const ptx::Function &Kernel) {
   return false;
 }
 
-static void flatten(const Initializer &In,
-                    SmallVectorImpl<const Initializer *> &Out) {
-  if (In.Kind != Initializer::List) {
-    Out.push_back(&In);
-    return;
-  }
-  for (const Initializer &E : In.Elements)
-    flatten(E, Out);
-}
-
 Constant *ModuleLowering::lowerInitializer(const ptx::VariableDecl &V) {
   // Elements of the variable's type, as many as its size holds.
   Type *Elt;
@@ -97,7 +87,7 @@ Constant *ModuleLowering::lowerInitializer(const ptx::VariableDecl &V) {
   }
   SmallVector<const Initializer *, 16> Flat;
   if (V.HasInitializer)
-    flatten(V.Init, Flat);
+    ptx::flattenInitializer(V.Init, Flat);
   uint64_t EltSize = Elt->getPrimitiveSizeInBits() / 8;
   uint64_t Count = V.getSizeInBytes() / EltSize;
   if (Count == 0)

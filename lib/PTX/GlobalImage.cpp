@@ -10,14 +10,14 @@ using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::ptx;
 
-static void flatten(const Initializer &In,
-                    SmallVectorImpl<const Initializer *> &Out) {
+void ptx::flattenInitializer(const Initializer &In,
+                             SmallVectorImpl<const Initializer *> &Out) {
   if (In.Kind != Initializer::List) {
     Out.push_back(&In);
     return;
   }
   for (const Initializer &E : In.Elements)
-    flatten(E, Out);
+    flattenInitializer(E, Out);
 }
 
 static bool namesFunction(const Module &M, const Initializer &In) {
@@ -69,7 +69,7 @@ GlobalImage ptx::buildGlobalImage(const Module &M, const VariableDecl &V) {
   Image.Align = std::max<uint64_t>(getAlignment(V), 16);
   SmallVector<const Initializer *, 16> Flat;
   if (V.HasInitializer)
-    flatten(V.Init, Flat);
+    flattenInitializer(V.Init, Flat);
   unsigned Bits = std::max(8u, getBitWidth(V.Type));
   uint64_t EltSize = Bits / 8;
   // An unsized array takes its size from its initializer.

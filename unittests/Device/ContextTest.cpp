@@ -144,6 +144,18 @@ template <typename T> ErrorCode codeOf(Expected<T> &E) {
   return E ? ErrorCode::Success : codeOf(E.takeError());
 }
 
+/// Loads PTX into C and finds the kernel Name (null, with a failure, if
+/// either fails).
+Kernel *loadKernel(Context &C, const char *PTX, StringRef Name) {
+  Expected<device::Module &> M = C.loadPTX(PTX);
+  EXPECT_TRUE(ok(M));
+  if (!M)
+    return nullptr;
+  Expected<Kernel &> K = M->getKernel(Name);
+  EXPECT_TRUE(ok(K));
+  return K ? &*K : nullptr;
+}
+
 /// Allocates N u32s on the device initialized with Values.
 uint32_t *upload(Context &C, const std::vector<uint32_t> &Values) {
   Expected<void *> P = C.allocate(Values.size() * 4);
@@ -229,10 +241,8 @@ TEST(ContextTest, ModuleVariablesAreSharedByItsKernelsAndTheHost) {
 TEST(ContextTest, HundredsOfLaunches) {
   auto C = makeContext();
   ASSERT_TRUE(C);
-  Expected<device::Module &> M = C->loadPTX(AddOnePTX);
-  ASSERT_TRUE(ok(M));
-  Expected<Kernel &> AddOne = M->getKernel("addOne");
-  ASSERT_TRUE(ok(AddOne));
+  Kernel *AddOne = loadKernel(*C, AddOnePTX, "addOne");
+  ASSERT_TRUE(AddOne);
   uint32_t *P = upload(*C, std::vector<uint32_t>(256, 0));
   uint32_t N = 256;
   void *Args[] = {&P, &N};
@@ -248,10 +258,8 @@ TEST(ContextTest, HundredsOfLaunches) {
 TEST(ContextTest, StreamsFromSeveralHostThreads) {
   auto C = makeContext();
   ASSERT_TRUE(C);
-  Expected<device::Module &> M = C->loadPTX(AddOnePTX);
-  ASSERT_TRUE(ok(M));
-  Expected<Kernel &> AddOne = M->getKernel("addOne");
-  ASSERT_TRUE(ok(AddOne));
+  Kernel *AddOne = loadKernel(*C, AddOnePTX, "addOne");
+  ASSERT_TRUE(AddOne);
   constexpr unsigned NumThreads = 4, Launches = 25, N = 512;
   std::vector<std::vector<uint32_t>> Results(NumThreads);
   std::vector<std::thread> Threads;
@@ -288,10 +296,8 @@ TEST(ContextTest, StreamsFromSeveralHostThreads) {
 TEST(ContextTest, LegacyDefaultStreamWaitsForBlockingStreams) {
   auto C = makeContext();
   ASSERT_TRUE(C);
-  Expected<device::Module &> M = C->loadPTX(AddOnePTX);
-  ASSERT_TRUE(ok(M));
-  Expected<Kernel &> AddOne = M->getKernel("addOne");
-  ASSERT_TRUE(ok(AddOne));
+  Kernel *AddOne = loadKernel(*C, AddOnePTX, "addOne");
+  ASSERT_TRUE(AddOne);
   Expected<Stream &> S = C->createStream(StreamKind::Blocking);
   ASSERT_TRUE(ok(S));
   constexpr uint32_t N = 1 << 16;
@@ -354,10 +360,8 @@ TEST(ContextTest, BadPTXIsAnInvalidPtxErrorWithItsDiagnostics) {
 TEST(ContextTest, AFaultIsStickyAndANewContextWorks) {
   auto C = makeContext();
   ASSERT_TRUE(C);
-  Expected<device::Module &> M = C->loadPTX(FaultPTX);
-  ASSERT_TRUE(ok(M));
-  Expected<Kernel &> Store = M->getKernel("storeTo");
-  ASSERT_TRUE(ok(Store));
+  Kernel *Store = loadKernel(*C, FaultPTX, "storeTo");
+  ASSERT_TRUE(Store);
   // An address in the first page, which is never mapped.
   void *Wild = reinterpret_cast<void *>(uintptr_t(0x40));
   void *Args[] = {&Wild};
@@ -380,10 +384,8 @@ TEST(ContextTest, AFaultIsStickyAndANewContextWorks) {
   // runs there.
   auto D = makeContext();
   ASSERT_TRUE(D);
-  Expected<device::Module &> DM = D->loadPTX(FaultPTX);
-  ASSERT_TRUE(ok(DM));
-  Expected<Kernel &> DStore = DM->getKernel("storeTo");
-  ASSERT_TRUE(ok(DStore));
+  Kernel *DStore = loadKernel(*D, FaultPTX, "storeTo");
+  ASSERT_TRUE(DStore);
   uint32_t *P = upload(*D, {0});
   void *GoodArgs[] = {&P};
   ASSERT_TRUE(
@@ -394,19 +396,15 @@ TEST(ContextTest, AFaultIsStickyAndANewContextWorks) {
 TEST(ContextTest, TrapAndTimeoutHaveTheirCodes) {
   auto C = makeContext();
   ASSERT_TRUE(C);
-  Expected<device::Module &> M = C->loadPTX(FaultPTX);
-  ASSERT_TRUE(ok(M));
-  Expected<Kernel &> Trap = M->getKernel("trapNow");
-  ASSERT_TRUE(ok(Trap));
+  Kernel *Trap = loadKernel(*C, FaultPTX, "trapNow");
+  ASSERT_TRUE(Trap);
   ASSERT_TRUE(ok(C->launch(*Trap, {1, 1, 1}, {32, 1, 1}, 0, nullptr, {})));
   EXPECT_EQ(codeOf(C->synchronize()), ErrorCode::LaunchFailure);
 
   auto D = makeContext();
   ASSERT_TRUE(D);
-  Expected<device::Module &> DM = D->loadPTX(FaultPTX);
-  ASSERT_TRUE(ok(DM));
-  Expected<Kernel &> Spin = DM->getKernel("spin");
-  ASSERT_TRUE(ok(Spin));
+  Kernel *Spin = loadKernel(*D, FaultPTX, "spin");
+  ASSERT_TRUE(Spin);
   LaunchOptions LO;
   LO.TimeoutSeconds = 0.2;
   ASSERT_TRUE(ok(D->launch(*Spin, {1, 1, 1}, {32, 1, 1}, 0, nullptr, {}, LO)));
@@ -416,10 +414,8 @@ TEST(ContextTest, TrapAndTimeoutHaveTheirCodes) {
 TEST(ContextTest, LaunchStatsCountCTAsAndWarps) {
   auto C = makeContext();
   ASSERT_TRUE(C);
-  Expected<device::Module &> M = C->loadPTX(AddOnePTX);
-  ASSERT_TRUE(ok(M));
-  Expected<Kernel &> AddOne = M->getKernel("addOne");
-  ASSERT_TRUE(ok(AddOne));
+  Kernel *AddOne = loadKernel(*C, AddOnePTX, "addOne");
+  ASSERT_TRUE(AddOne);
   uint32_t *P = upload(*C, std::vector<uint32_t>(300, 0));
   uint32_t N = 300;
   void *Args[] = {&P, &N};

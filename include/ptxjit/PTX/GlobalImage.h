@@ -22,7 +22,12 @@ namespace ptxjit {
 namespace ptx {
 
 class Module;
+struct Initializer;
 struct VariableDecl;
+
+/// The scalar elements of an initializer, nested braces removed, in order.
+void flattenInitializer(const Initializer &In,
+                        llvm::SmallVectorImpl<const Initializer *> &Out);
 
 /// A 64-bit address stored in a variable's initial contents.
 struct GlobalRelocation {
