@@ -562,3 +562,13 @@ PTXJIT_CUDA_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(
   *NumBlocks = getOccupancy(F->getAttributes(), BlockSize, DynamicShared);
   return CUDA_SUCCESS;
 }
+
+/// The driver's private tables of entry points, which NVIDIA's own
+/// libraries (NVRTC among them) ask for when they find a libcuda.so.1. The
+/// emulated driver has none: saying so lets them go on without it.
+PTXJIT_CUDA_API CUresult cuGetExportTable(const void **Table,
+                                          const void *TableId) {
+  if (Table)
+    *Table = nullptr;
+  return CUDA_ERROR_NOT_FOUND;
+}
