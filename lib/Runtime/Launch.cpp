@@ -185,6 +185,25 @@ public:
                              formatv("cannot map {0} bytes of shared memory "
                                      "for kernel '{1}'",
                                      SharedSize, K.Name));
+    // A fault in the kernel (a wild access, a stack overflow) comes back
+    // here: the running CTA's warps are abandoned and the launch fails. One
+    // recovery point for all of the worker's CTAs: sigsetjmp saving the
+    // signal mask is a system call.
+    if (sigsetjmp(Recovery, /*savemask=*/1)) {
+      runtime::setKernelFaultContext(nullptr);
+      Scheduler.abandon();
+      return faultError(Fault.CTA);
+    }
+    runtime::setKernelFaultContext(&Fault);
+    Error E = runCTAs(Q);
+    runtime::setKernelFaultContext(nullptr);
+    return E;
+  }
+
+  LaunchStats Stats;
+
+private:
+  Error runCTAs(CTAQueue &Q) {
     while (!Q.Failed.load(std::memory_order_relaxed)) {
       if (C.Cancel && C.Cancel->load(std::memory_order_relaxed))
         return makeLaunchError(runtime::LaunchFailure::Cancelled,
@@ -200,9 +219,6 @@ public:
     return Error::success();
   }
 
-  LaunchStats Stats;
-
-private:
   Error runCTA(uint64_t Linear) {
     const uint32_t *G = C.Grid;
     uint32_t Id[3] = {uint32_t(Linear % G[0]), uint32_t(Linear / G[0] % G[1]),
@@ -213,15 +229,7 @@ private:
     for (WarpSlot &S : Slots)
       std::copy(Id, Id + 3, S.Ctx.CtaId);
     RunningWarp = 0;
-    // A fault in the kernel (a wild access, a stack overflow) comes back
-    // here: the CTA's warps are abandoned and the launch fails.
-    if (sigsetjmp(Recovery, /*savemask=*/1)) {
-      Scheduler.abandon();
-      return faultError(Id);
-    }
-    runtime::setKernelFaultContext(&Fault);
     Error E = runWarps(Id);
-    runtime::setKernelFaultContext(nullptr);
     // A warp that stopped says why; that is the more precise report.
     for (unsigned W = 0; W != NumWarps; ++W)
       if (Slots[W].Ctx.Status != WS_Running) {
