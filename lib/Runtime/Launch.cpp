@@ -116,6 +116,35 @@ std::string lanesText(uint32_t Lanes) {
   return Text;
 }
 
+/// A host thread keeps the guarded shared memory of its last launch: the
+/// next launch of the same kernel needs the same size, and mapping and
+/// unmapping it each time cost more than a small kernel.
+struct SharedMemoryCache {
+  char *Base = nullptr;
+  uint64_t Size = 0;
+  ~SharedMemoryCache() { runtime::freeGuarded(Base, Size); }
+};
+thread_local SharedMemoryCache CachedShared;
+
+char *acquireSharedMemory(uint64_t Size) {
+  // Only the same size: a smaller window in a larger mapping would not end
+  // at its guard page.
+  if (CachedShared.Base && CachedShared.Size == Size) {
+    char *Base = CachedShared.Base;
+    CachedShared.Base = nullptr;
+    return Base;
+  }
+  return static_cast<char *>(runtime::allocateGuarded(Size, 256));
+}
+
+void releaseSharedMemory(char *Base, uint64_t Size) {
+  if (!Base)
+    return;
+  runtime::freeGuarded(CachedShared.Base, CachedShared.Size);
+  CachedShared.Base = Base;
+  CachedShared.Size = Size;
+}
+
 /// Hands out the CTAs of one launch to its workers, a few at a time to keep
 /// the shared counter cool.
 struct CTAQueue {
@@ -130,7 +159,7 @@ struct CTAQueue {
 class CTAWorker {
 public:
   ~CTAWorker() {
-    runtime::freeGuarded(SharedBase, std::max<uint64_t>(SharedSize, 16));
+    releaseSharedMemory(SharedBase, std::max<uint64_t>(SharedSize, 16));
   }
   CTAWorker(const CTAWorker &) = delete;
   CTAWorker &operator=(const CTAWorker &) = delete;
@@ -146,7 +175,7 @@ public:
     // Shared memory is host memory between guard pages: a kernel indexing
     // past it faults instead of corrupting the heap.
     SharedBase = static_cast<char *>(
-        runtime::allocateGuarded(std::max<uint64_t>(SharedSize, 16), 256));
+        acquireSharedMemory(std::max<uint64_t>(SharedSize, 16)));
     Fault.KernelName = K.Name.c_str();
     Fault.Recovery = &Recovery;
     Slots.resize(NumWarps);
@@ -351,6 +380,12 @@ private:
 
 } // namespace
 
+/// The host's threads, asked once (glibc reads a file each time).
+static unsigned hostThreads() {
+  static const unsigned N = std::max(1u, std::thread::hardware_concurrency());
+  return N;
+}
+
 Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
                            const LaunchConfig &C, LaunchStats *Stats) {
   if (Error E = validateLaunch(C, K.Layout))
@@ -360,9 +395,7 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
       return valueError("kernel was compiled for a different block shape");
 
   uint64_t NumCTAs = uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2];
-  unsigned Workers = C.NumThreads
-                         ? C.NumThreads
-                         : std::max(1u, std::thread::hardware_concurrency());
+  unsigned Workers = C.NumThreads ? C.NumThreads : hostThreads();
   Workers = unsigned(std::min<uint64_t>(Workers, NumCTAs));
 
   // Faults in the kernel come back as errors (CTAWorker::runCTA).
