@@ -4,6 +4,8 @@
 #include "ptxjit/CUDA/FatBinary.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdio>
 #include <cstdlib>
 
 using namespace llvm;
@@ -29,6 +31,19 @@ Expected<device::Context &> RuntimeState::getContext() {
     if (!C)
       return C.takeError();
     Ctx = std::move(*C);
+    // PTXJIT_STATS=1: what each kernel cost, when the program exits.
+    static bool StatsAtExit = [] {
+      if (const char *V = std::getenv("PTXJIT_STATS"); V && *V && *V != '0')
+        std::atexit([] {
+          if (device::Context *C = RuntimeState::get().peekContext()) {
+            consumeError(C->synchronize());
+            std::fflush(stdout);
+            C->printStats(errs());
+          }
+        });
+      return true;
+    }();
+    (void)StatsAtExit;
   }
   return *Ctx;
 }

@@ -225,6 +225,25 @@ Error Context::synchronize() {
   return E;
 }
 
+void Context::printStats(raw_ostream &OS) const {
+  std::lock_guard<std::mutex> G(Lock);
+  for (const std::unique_ptr<device::Module> &M : Modules)
+    for (StringRef Name : M->getKernelNames()) {
+      Expected<Kernel &> K = M->getKernel(Name);
+      if (!K) {
+        consumeError(K.takeError());
+        continue;
+      }
+      KernelStats S = K->getStats();
+      if (!S.Compilations && !S.Launches)
+        continue;
+      OS << formatv("ptx-jit: kernel '{0}': {1} launches, {2} CTAs, run "
+                    "{3:f3} ms; {4} block shapes compiled in {5:f3} ms\n",
+                    Name, S.Launches, S.CTAs, S.RunSeconds * 1e3,
+                    S.Compilations, S.CompileSeconds * 1e3);
+    }
+}
+
 Error Context::getStickyError() const {
   std::lock_guard<std::mutex> G(Lock);
   if (!Sticky)
@@ -334,14 +353,22 @@ Error Context::launch(Kernel &K, Dim3 Grid, Dim3 Block,
   const CompiledKernel *Code = *CK;
   double Timeout = LOpts.TimeoutSeconds;
   LaunchStats *Stats = LOpts.Stats;
-  enqueue(S, [this, Code, ParamBuffer, Config, Timeout, Stats]() mutable {
+  Kernel *Launched = &K;
+  enqueue(S, [this, Launched, Code, ParamBuffer, Config, Timeout,
+              Stats]() mutable {
     // Work queued behind a failed kernel does not run.
     if (Error E = getStickyError())
       return E;
     std::atomic<bool> Cancel{false};
     Config.Cancel = &Cancel;
     Watchdog Dog(Timeout, Cancel);
-    return launchKernel(*Code, ParamBuffer->data(), Config, Stats);
+    auto Start = std::chrono::steady_clock::now();
+    Error E = launchKernel(*Code, ParamBuffer->data(), Config, Stats);
+    Launched->recordRun(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count(),
+        uint64_t(Config.Grid[0]) * Config.Grid[1] * Config.Grid[2]);
+    return E;
   });
   return Error::success();
 }

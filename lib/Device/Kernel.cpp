@@ -6,6 +6,7 @@
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/Runtime/Launch.h"
+#include <chrono>
 
 using namespace llvm;
 using namespace ptxjit;
@@ -66,12 +67,29 @@ Expected<const CompiledKernel *> Kernel::getCompiled(Dim3 Block) {
     Shape.BlockDim[0] = Block.X;
     Shape.BlockDim[1] = Block.Y;
     Shape.BlockDim[2] = Block.Z;
+    auto Start = std::chrono::steady_clock::now();
     Expected<CompiledKernel> K = M.getContext().compile(M, F.Name, Shape);
+    Stats.CompileSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
     if (!K) {
       Compiled.erase({Block.X, Block.Y, Block.Z});
       return K.takeError();
     }
     Slot = std::make_unique<CompiledKernel>(std::move(*K));
+    ++Stats.Compilations;
   }
   return Slot.get();
+}
+
+KernelStats Kernel::getStats() const {
+  std::lock_guard<std::mutex> G(Lock);
+  return Stats;
+}
+
+void Kernel::recordRun(double Seconds, uint64_t CTAs) {
+  std::lock_guard<std::mutex> G(Lock);
+  ++Stats.Launches;
+  Stats.CTAs += CTAs;
+  Stats.RunSeconds += Seconds;
 }

@@ -6,6 +6,9 @@
 // CHECK: device: ptx-jit (sm_80 on the CPU), compute capability 8.0, warp 32
 // CHECK-NEXT: vector add: 100000 of 100000 right
 // CHECK-NEXT: done: no error
+// PTXJIT_STATS=1 reports each kernel's launches and times at exit.
+// RUN: env PTXJIT_STATS=1 ptx-jit exec %t 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
+// STATS: ptx-jit: kernel '_Z4vaddPKfS0_Pfi': 1 launches, 391 CTAs, run {{[0-9.]+}} ms; 1 block shapes compiled in {{[0-9.]+}} ms
 #include <cstdio>
 #include <vector>
 

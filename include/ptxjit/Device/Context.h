@@ -39,6 +39,7 @@
 
 namespace llvm {
 class ThreadPoolInterface;
+class raw_ostream;
 } // namespace llvm
 
 namespace ptxjit {
@@ -129,6 +130,10 @@ public:
   llvm::Error launch(Kernel &K, Dim3 Grid, Dim3 Block,
                      uint32_t DynamicSharedBytes, Stream *S, void **Params,
                      const LaunchOptions &LOpts = {});
+
+  /// One line per kernel that was compiled or launched: launches, CTAs,
+  /// run and compile times (PTXJIT_STATS).
+  void printStats(llvm::raw_ostream &OS) const;
 
   // Errors.
 

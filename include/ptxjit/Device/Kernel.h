@@ -55,6 +55,15 @@ struct KernelAttributes {
   uint32_t MaxDynamicSharedBytes = 0;
 };
 
+/// What a kernel cost so far (PTXJIT_STATS).
+struct KernelStats {
+  unsigned Compilations = 0; ///< block shapes compiled
+  double CompileSeconds = 0;
+  uint64_t Launches = 0; ///< launches that ran
+  uint64_t CTAs = 0;
+  double RunSeconds = 0;
+};
+
 class Kernel {
 public:
   Kernel(Module &M, const ptx::Function &F);
@@ -77,12 +86,17 @@ public:
   /// The kernel compiled for Block, compiled on first use. Thread-safe.
   llvm::Expected<const CompiledKernel *> getCompiled(Dim3 Block);
 
+  KernelStats getStats() const;
+  /// A launch of the kernel ran for Seconds over CTAs blocks.
+  void recordRun(double Seconds, uint64_t CTAs);
+
 private:
   Module &M;
   const ptx::Function &F;
   llvm::SmallVector<KernelParam, 8> Params;
   KernelAttributes Attributes;
-  std::mutex Lock;
+  mutable std::mutex Lock;
+  KernelStats Stats;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>,
            std::unique_ptr<CompiledKernel>>
       Compiled;
