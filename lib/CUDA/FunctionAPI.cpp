@@ -72,3 +72,13 @@ PTXJIT_CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
   *NumBlocks = getOccupancy(K->getAttributes(), BlockSize, DynamicShared);
   return cudaSuccess;
 }
+
+PTXJIT_CUDART_API cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *NumBlocks,
+                                                       const void *Function,
+                                                       int BlockSize,
+                                                       size_t DynamicShared,
+                                                       unsigned Flags) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      NumBlocks, Function, BlockSize, DynamicShared);
+}

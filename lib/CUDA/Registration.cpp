@@ -24,7 +24,10 @@ PTXJIT_CUDART_API void __cudaUnregisterFatBinary(void **Handle) {
       reinterpret_cast<RegisteredBinary *>(Handle));
 }
 
-PTXJIT_CUDART_API char __cudaInitModule(void **Handle) { return 1; }
+PTXJIT_CUDART_API char __cudaInitModule(void **Handle) {
+  return setLastError(RuntimeState::get().initModule(
+             reinterpret_cast<RegisteredBinary *>(Handle))) == cudaSuccess;
+}
 
 PTXJIT_CUDART_API void
 __cudaRegisterFunction(void **Handle, const char *HostFunction,

@@ -146,6 +146,14 @@ Error RuntimeState::loadBinary(RegisteredBinary &B, device::Context &C) {
   return Error::success();
 }
 
+Error RuntimeState::initModule(RegisteredBinary *B) {
+  Expected<device::Context &> C = getContext();
+  if (!C)
+    return C.takeError();
+  std::lock_guard<std::mutex> G(Lock);
+  return loadBinary(*B, *C);
+}
+
 RegisteredFunction *RuntimeState::findFunction(const void *HostFunction) {
   std::lock_guard<std::mutex> G(Lock);
   auto It = Functions.find(HostFunction);

@@ -90,6 +90,9 @@ public:
                         const char *DeviceName, uint64_t Size,
                         void **ManagedPointer);
 
+  /// Loads B's module now (__cudaInitModule: before the host touches a
+  /// __managed__ variable, whose pointer loading sets).
+  llvm::Error initModule(RegisteredBinary *B);
   /// The kernel registered for HostFunction, its module loaded.
   llvm::Expected<device::Kernel &> getKernel(const void *HostFunction);
   /// The registered function record (for cudaKernel_t handles).

@@ -141,6 +141,7 @@ bool Comparer::compare(const VariableDecl &A, const VariableDecl &B) {
           field("IsPtr", A.IsPtr, B.IsPtr) &&
           field("PtrSpace", A.PtrSpace, B.PtrSpace) &&
           field("PtrAlign", A.PtrAlign, B.PtrAlign) &&
+          field("IsManaged", A.IsManaged, B.IsManaged) &&
           field("HasInitializer", A.HasInitializer, B.HasInitializer) &&
           within("initializer", compare(A.Init, B.Init)) &&
           field("ContinuesPrevious", A.ContinuesPrevious, B.ContinuesPrevious));

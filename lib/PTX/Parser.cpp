@@ -499,6 +499,19 @@ bool Parser::parseDeclSpecifiers(VariableDecl &D, bool AllowMissingSpace) {
       next();
       continue;
     }
+    if (W == ".attribute") {
+      // .attribute(.managed), the one variable attribute nvcc writes.
+      next();
+      if (!expect(Token::LParen, "'('"))
+        return false;
+      if (!Tok.is(Token::Directive) || Tok.Text != ".managed")
+        return expected("'.managed'");
+      D.IsManaged = true;
+      next();
+      if (!expect(Token::RParen, "')'"))
+        return false;
+      continue;
+    }
     Suffix S = classifySuffix(W);
     if (S.Kind == Suffix::Vector) {
       D.VectorWidth = S.Value;

@@ -339,6 +339,8 @@ void ModulePrinter::printDeclSpecifiers(const VariableDecl &D) {
     Word() << getSpelling(D.Link);
   if (D.Space != StateSpace::None)
     Word() << getSpelling(D.Space);
+  if (D.IsManaged)
+    Word() << ".attribute(.managed)";
   if (D.Align)
     Word() << ".align " << D.Align;
   if (D.VectorWidth != 1)

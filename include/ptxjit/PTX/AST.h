@@ -128,6 +128,8 @@ struct VariableDecl {
   bool IsPtr = false;
   StateSpace PtrSpace = StateSpace::None;
   uint32_t PtrAlign = 0;
+  /// .attribute(.managed): a __managed__ variable, reachable from the host.
+  bool IsManaged = false;
   bool HasInitializer = false;
   Initializer Init;
   /// Several names in one declaration (".reg .b32 %a, %b;") become several
