@@ -528,6 +528,15 @@ Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
       if (Op.Negated)
         V = B.CreateNot(V);
       Shape Sh = R->Sh;
+      if (Op.Value) {
+        // `t + 4` outside brackets: the register's value plus the offset.
+        if (!Ty->isIntOrIntVectorTy())
+          return ML.makeError(Op.Loc, "an offset on register '" + Op.Name +
+                                          "' in a non-integer operand");
+        V = B.CreateAdd(V, ConstantInt::get(V->getType(), Op.Value));
+        if (Sh.Kind == Shape::Affine)
+          Sh = Shape::varying();
+      }
       // A narrowed or reinterpreted affine value is no longer affine (one
       // uniform within segments stays so).
       if (Sh.Kind == Shape::Affine && Sh.Stride != 0 &&

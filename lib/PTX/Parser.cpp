@@ -1045,7 +1045,10 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
         Op.Component = Tok.Text[1];
         next();
       }
-      return MaybePair();
+      if (Tok.is(Token::Pipe))
+        return MaybePair();
+      // %r1+4 outside brackets: ptxas reads the sum.
+      return parseOffset(Op.Value);
     }
     Op.Kind = Operand::Symbol;
     if (Tok.is(Token::Pipe))

@@ -73,6 +73,7 @@ void ptxjit::ptx::printOperand(const Operand &Op, raw_ostream &OS) {
     OS << Op.Name;
     if (Op.Component)
       OS << '.' << Op.Component;
+    printOffset(OS, Op.Value, /*PlusMinus=*/false);
     return;
   case Operand::IntImm:
     printSigned(OS, Op.Value);
