@@ -20,14 +20,19 @@
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/PTX/Printer.h"
 #include "ptxjit/Transforms/Pipeline.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 #include <chrono>
 
 using namespace llvm;
 using namespace ptxjit;
+
+// ptx-jit's own options; LLVM's hundreds of backend options stay hidden.
+static cl::OptionCategory PtxJitCategory("ptx-jit options");
 
 static cl::SubCommand CheckCmd("check", "Parse and verify a PTX file");
 static cl::SubCommand ListCmd("list",
@@ -45,81 +50,93 @@ static cl::SubCommand ExecCmd("exec",
                               "shared) with ptx-jit's libcudart.so.13");
 static cl::opt<std::string> ExecProgramName(cl::Positional, cl::Required,
                                             cl::desc("<program>"),
-                                            cl::sub(ExecCmd));
+                                            cl::sub(ExecCmd),
+                                            cl::cat(PtxJitCategory));
 // Everything after the program is the program's.
 static cl::list<std::string> ExecArgs(cl::ConsumeAfter,
                                       cl::desc("[program arguments...]"),
-                                      cl::sub(ExecCmd));
+                                      cl::sub(ExecCmd),
+                                      cl::cat(PtxJitCategory));
 
-static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
-                                      cl::desc("<file.ptx | ->"),
-                                      cl::sub(CheckCmd), cl::sub(ListCmd),
-                                      cl::sub(PrintCmd), cl::sub(RunCmd),
-                                      cl::sub(EmitLLVMCmd));
+static cl::opt<std::string>
+    InputFile(cl::Positional, cl::Required, cl::desc("<file.ptx | ->"),
+              cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(PrintCmd),
+              cl::sub(RunCmd), cl::sub(EmitLLVMCmd), cl::cat(PtxJitCategory));
 static cl::opt<unsigned> ErrorLimit("error-limit", cl::init(50),
                                     cl::desc("Stop printing after N errors"),
                                     cl::sub(CheckCmd), cl::sub(ListCmd),
                                     cl::sub(PrintCmd), cl::sub(RunCmd),
-                                    cl::sub(EmitLLVMCmd));
+                                    cl::sub(EmitLLVMCmd),
+                                    cl::cat(PtxJitCategory));
 
 // run and emit-llvm.
 static cl::opt<std::string> KernelName("kernel",
                                        cl::desc("Kernel to run (default: the "
                                                 "file's only .entry)"),
                                        cl::value_desc("name"), cl::sub(RunCmd),
-                                       cl::sub(EmitLLVMCmd));
+                                       cl::sub(EmitLLVMCmd),
+                                       cl::cat(PtxJitCategory));
 static cl::alias KernelNameShort("k", cl::aliasopt(KernelName),
-                                 cl::desc("Alias for --kernel"));
+                                 cl::desc("Alias for --kernel"),
+                                 cl::cat(PtxJitCategory));
 static cl::opt<std::string> GridDim("grid", cl::init("1"),
                                     cl::desc("Grid size X[,Y[,Z]]"),
-                                    cl::value_desc("x,y,z"), cl::sub(RunCmd));
+                                    cl::value_desc("x,y,z"), cl::sub(RunCmd),
+                                    cl::cat(PtxJitCategory));
 static cl::alias GridDimShort("g", cl::aliasopt(GridDim),
-                              cl::desc("Alias for --grid"));
+                              cl::desc("Alias for --grid"),
+                              cl::cat(PtxJitCategory));
 static cl::opt<std::string> BlockDim("block", cl::init("1"),
                                      cl::desc("Block size X[,Y[,Z]]"),
                                      cl::value_desc("x,y,z"), cl::sub(RunCmd),
-                                     cl::sub(EmitLLVMCmd));
+                                     cl::sub(EmitLLVMCmd),
+                                     cl::cat(PtxJitCategory));
 static cl::alias BlockDimShort("b", cl::aliasopt(BlockDim),
-                               cl::desc("Alias for --block"));
+                               cl::desc("Alias for --block"),
+                               cl::cat(PtxJitCategory));
 static cl::opt<unsigned> SharedBytes("shared", cl::init(0),
                                      cl::desc("Dynamic shared memory in bytes"),
-                                     cl::value_desc("bytes"), cl::sub(RunCmd));
+                                     cl::value_desc("bytes"), cl::sub(RunCmd),
+                                     cl::cat(PtxJitCategory));
 static cl::list<std::string>
     ArgSpecs("arg",
              cl::desc("One kernel argument per parameter, in order: a scalar "
                       "literal, or TYPE[COUNT][=INIT][>OUT] for a buffer"),
-             cl::value_desc("spec"), cl::sub(RunCmd));
+             cl::value_desc("spec"), cl::sub(RunCmd), cl::cat(PtxJitCategory));
 static cl::opt<unsigned>
     OptLevel("O", cl::init(2), cl::Prefix,
              cl::desc("Optimization level 0-3 (default 2)"), cl::sub(RunCmd),
-             cl::sub(EmitLLVMCmd));
+             cl::sub(EmitLLVMCmd), cl::cat(PtxJitCategory));
 static cl::opt<bool> PrintStats("stats",
                                 cl::desc("Print parse, JIT and run times and "
                                          "the number of CTAs and warps"),
-                                cl::sub(RunCmd));
+                                cl::sub(RunCmd), cl::cat(PtxJitCategory));
 static cl::opt<double> Timeout("timeout", cl::init(0),
                                cl::desc("Stop a kernel that runs longer than "
                                         "this many seconds"),
-                               cl::value_desc("seconds"), cl::sub(RunCmd));
+                               cl::value_desc("seconds"), cl::sub(RunCmd),
+                               cl::cat(PtxJitCategory));
 static cl::opt<unsigned> Threads("threads", cl::init(0),
                                  cl::desc("Host threads running CTAs (default: "
                                           "one per core)"),
-                                 cl::sub(RunCmd));
+                                 cl::sub(RunCmd), cl::cat(PtxJitCategory));
 static cl::opt<bool> NoVerify("no-verify",
                               cl::desc("Parse only; skip the verifier"),
-                              cl::sub(PrintCmd), cl::sub(CheckCmd));
+                              cl::sub(PrintCmd), cl::sub(CheckCmd),
+                              cl::cat(PtxJitCategory));
 // For the round-trip tests: print, parse the text again in-process and
 // compare the two ASTs node by node instead of writing the text out.
 static cl::opt<bool> CheckRoundTrip(
     "check-roundtrip", cl::Hidden,
     cl::desc("Check that the printed module parses back to the same AST"),
-    cl::sub(PrintCmd));
+    cl::sub(PrintCmd), cl::cat(PtxJitCategory));
 
 static cl::opt<std::string>
     AfterPass("after",
               cl::desc("Print each function as the pipeline pass PASS "
                        "leaves it (inline, register-webs, ...)"),
-              cl::value_desc("PASS"), cl::sub(PrintCmd));
+              cl::value_desc("PASS"), cl::sub(PrintCmd),
+              cl::cat(PtxJitCategory));
 
 static int reportError(Error E) {
   handleAllErrors(std::move(E), [](const ErrorInfoBase &EI) {
@@ -166,8 +183,19 @@ static Error printAfterPass(ptx::Module &M) {
   return Error::success();
 }
 
+static void printVersion(raw_ostream &OS) {
+  OS << "ptx-jit version " << PTXJIT_VERSION << "\n"
+     << "  LLVM version " << LLVM_VERSION_STRING << "\n"
+     << "  host CPU: " << sys::getHostCPUName() << "\n";
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  cl::SetVersionPrinter(printVersion);
+  for (cl::SubCommand *Sub :
+       {&cl::SubCommand::getTopLevel(), &CheckCmd, &ListCmd, &PrintCmd, &RunCmd,
+        &EmitLLVMCmd, &ExecCmd})
+    cl::HideUnrelatedOptions(PtxJitCategory, *Sub);
   cl::ParseCommandLineOptions(argc, argv,
                               "ptx-jit: run NVIDIA PTX kernels on the CPU\n");
   if (ExecCmd) {
