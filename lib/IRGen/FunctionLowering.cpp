@@ -548,6 +548,13 @@ Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
     }
     if (Op.Kind == Operand::Register)
       return ML.makeError(Op.Loc, "unknown register '" + Op.Name + "'");
+    // WARP_SZ, the one constant PTX predefines: the warp's width.
+    if (Op.Name == "WARP_SZ") {
+      if (!Ty->isIntegerTy())
+        return ML.makeError(Op.Loc, "WARP_SZ in a non-integer operand");
+      return LaneValue{ConstantInt::get(Ty, Lanes + Op.Value),
+                       Shape::uniform()};
+    }
     Expected<LaneValue> A = symbolAddress(Op.Name, Op.Value, nullptr);
     if (!A)
       return A;

@@ -189,6 +189,15 @@ bool Comparer::compare(const Function &A, const Function &B) {
           field("MinNCTAPerSM", A.MinNCTAPerSM, B.MinNCTAPerSM) &&
           field("MaxNReg", A.MaxNReg, B.MaxNReg) &&
           field("MaxNCTAPerSM", A.MaxNCTAPerSM, B.MaxNCTAPerSM) &&
+          field("ExplicitCluster", A.ExplicitCluster, B.ExplicitCluster) &&
+          field("NumReqNCTAPerCluster", A.NumReqNCTAPerCluster,
+                B.NumReqNCTAPerCluster) &&
+          values("ReqNCTAPerCluster", ArrayRef(A.ReqNCTAPerCluster),
+                 ArrayRef(B.ReqNCTAPerCluster)) &&
+          field("MaxClusterRank", A.MaxClusterRank, B.MaxClusterRank) &&
+          field("AbiPreserve", A.AbiPreserve, B.AbiPreserve) &&
+          field("AbiPreserveControl", A.AbiPreserveControl,
+                B.AbiPreserveControl) &&
           list("pragma", ArrayRef(A.Pragmas), ArrayRef(B.Pragmas), String) &&
           field("HasBody", A.HasBody, B.HasBody) &&
           list(nullptr, ArrayRef(A.Locals), ArrayRef(B.Locals),

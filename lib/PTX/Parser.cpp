@@ -457,7 +457,20 @@ bool Parser::parsePerformanceDirectives(Function &F) {
       OK = ParseOne(F.MaxNCTAPerSM);
     else if (D == ".maxnreg")
       OK = ParseOne(F.MaxNReg);
-    else if (D == ".noreturn") {
+    else if (D == ".reqnctapercluster")
+      OK = ParseDims(F.ReqNCTAPerCluster, F.NumReqNCTAPerCluster);
+    else if (D == ".maxclusterrank")
+      OK = ParseOne(F.MaxClusterRank);
+    else if (D == ".abi_preserve" || D == ".abi_preserve_control") {
+      uint32_t N;
+      OK = ParseOne(N);
+      (D == ".abi_preserve" ? F.AbiPreserve : F.AbiPreserveControl) =
+          int32_t(N);
+    } else if (D == ".explicitcluster") {
+      F.ExplicitCluster = true;
+      next();
+      OK = true;
+    } else if (D == ".noreturn") {
       F.NoReturn = true;
       next();
       OK = true;

@@ -457,6 +457,15 @@ void ModulePrinter::printPerformanceDirectives(const Function &F) {
     OS << ".maxnctapersm " << F.MaxNCTAPerSM << '\n';
   if (F.MaxNReg)
     OS << ".maxnreg " << F.MaxNReg << '\n';
+  if (F.ExplicitCluster)
+    OS << ".explicitcluster\n";
+  Dims(".reqnctapercluster", F.ReqNCTAPerCluster, F.NumReqNCTAPerCluster);
+  if (F.MaxClusterRank)
+    OS << ".maxclusterrank " << F.MaxClusterRank << '\n';
+  if (F.AbiPreserve >= 0)
+    OS << ".abi_preserve " << F.AbiPreserve << '\n';
+  if (F.AbiPreserveControl >= 0)
+    OS << ".abi_preserve_control " << F.AbiPreserveControl << '\n';
   if (F.NoReturn)
     OS << ".noreturn\n";
   for (const std::string &P : F.Pragmas)

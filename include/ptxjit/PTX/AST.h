@@ -192,6 +192,14 @@ struct Function {
   uint32_t MinNCTAPerSM = 0;
   uint32_t MaxNReg = 0;
   uint32_t MaxNCTAPerSM = 0;
+  /// Cluster directives (sm_90): .explicitcluster, .reqnctapercluster,
+  /// .maxclusterrank.
+  bool ExplicitCluster = false;
+  uint32_t ReqNCTAPerCluster[3] = {0, 0, 0};
+  unsigned NumReqNCTAPerCluster = 0;
+  uint32_t MaxClusterRank = 0;
+  /// .abi_preserve N and .abi_preserve_control N; -1 where absent.
+  int32_t AbiPreserve = -1, AbiPreserveControl = -1;
   std::vector<std::string> Pragmas; ///< .pragma before the body
   bool HasBody = false;
   std::vector<Statement> Body;
