@@ -68,6 +68,8 @@ private:
   }
   /// Skips to just after the next ';' (or to a '}' it leaves in place).
   void recover();
+  /// After a failed top-level declaration: past its ';' or its body.
+  void recoverTopLevel();
   bool parseUInt(uint64_t &Value, StringRef What);
   bool parseInt(int64_t &Value, StringRef What);
   bool parseOffset(int64_t &Value);
@@ -191,6 +193,36 @@ void Parser::recover() {
   consumeIf(Token::Semi);
 }
 
+void Parser::recoverTopLevel() {
+  // A function whose header failed still has its body: skip all of it, so
+  // that one error does not become one per instruction. Stop at a ';' or at
+  // the start of the next declaration outside braces.
+  unsigned Depth = 0;
+  bool Moved = false;
+  while (!Tok.is(Token::Eof)) {
+    if (Tok.is(Token::LBrace)) {
+      ++Depth;
+    } else if (Tok.is(Token::RBrace)) {
+      next();
+      if (Depth <= 1)
+        return;
+      --Depth;
+      continue;
+    } else if (Depth == 0 && Tok.is(Token::Semi)) {
+      next();
+      return;
+    } else if (Depth == 0 && Moved && Tok.is(Token::Directive) &&
+               (Tok.Text == ".visible" || Tok.Text == ".entry" ||
+                Tok.Text == ".func" || Tok.Text == ".extern" ||
+                Tok.Text == ".weak" || Tok.Text == ".global" ||
+                Tok.Text == ".const" || Tok.Text == ".shared")) {
+      return;
+    }
+    next();
+    Moved = true;
+  }
+}
+
 bool Parser::parseUInt(uint64_t &Value, StringRef What) {
   if (!Tok.is(Token::Integer))
     return expected(What);
@@ -239,10 +271,7 @@ bool Parser::parse() {
       SawVersion = true;
     if (!parseTopLevel()) {
       OK = false;
-      recover();
-      // A stray '}' at module level would stop recovery forever.
-      if (Tok.is(Token::RBrace))
-        next();
+      recoverTopLevel();
     }
   }
   if (!SawVersion) {
