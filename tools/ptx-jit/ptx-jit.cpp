@@ -22,7 +22,9 @@
 #include "ptxjit/Transforms/Pipeline.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
@@ -120,6 +122,12 @@ static cl::opt<unsigned> Threads("threads", cl::init(0),
                                  cl::desc("Host threads running CTAs (default: "
                                           "one per core)"),
                                  cl::sub(RunCmd), cl::cat(PtxJitCategory));
+static cl::opt<std::string>
+    OutputFile("o", cl::init("-"),
+               cl::desc("Write the output to <file> (default: standard "
+                        "output); nothing is left there if ptx-jit fails"),
+               cl::value_desc("file"), cl::sub(PrintCmd), cl::sub(ListCmd),
+               cl::sub(EmitLLVMCmd), cl::cat(PtxJitCategory));
 static cl::opt<bool> NoVerify("no-verify",
                               cl::desc("Parse only; skip the verifier"),
                               cl::sub(PrintCmd), cl::sub(CheckCmd),
@@ -154,7 +162,7 @@ static Expected<std::unique_ptr<ptx::Module>> load() {
 
 /// Prints M with each function body replaced by what the pipeline makes of
 /// it up to the pass AfterPass.
-static Error printAfterPass(ptx::Module &M) {
+static Error printAfterPass(ptx::Module &M, raw_ostream &OS) {
   if (!transforms::isPassName(AfterPass)) {
     std::string Names;
     for (const transforms::PassInfo &P : transforms::getPasses())
@@ -179,8 +187,18 @@ static Error printAfterPass(ptx::Module &M) {
     Results.push_back(std::move(P->F));
   }
   M.Functions = std::move(Results);
-  ptx::printModule(M, outs());
+  ptx::printModule(M, OS);
   return Error::success();
+}
+
+/// The -o file, or standard output for "-".
+static Expected<std::unique_ptr<ToolOutputFile>> openOutput() {
+  std::error_code EC;
+  auto Out = std::make_unique<ToolOutputFile>(OutputFile, EC, sys::fs::OF_Text);
+  if (EC)
+    return createStringError(EC, "cannot write '%s': %s", OutputFile.c_str(),
+                             EC.message().c_str());
+  return std::move(Out);
 }
 
 static void printVersion(raw_ostream &OS) {
@@ -233,8 +251,13 @@ int main(int argc, char **argv) {
         return reportError(K.takeError());
       KernelShape Shape;
       std::copy(Opts.Block, Opts.Block + 3, Shape.BlockDim);
-      if (Error E = KernelJIT::emitIR(**M, (*K)->Name, Shape, OptLevel, outs()))
+      Expected<std::unique_ptr<ToolOutputFile>> Out = openOutput();
+      if (!Out)
+        return reportError(Out.takeError());
+      if (Error E =
+              KernelJIT::emitIR(**M, (*K)->Name, Shape, OptLevel, (*Out)->os()))
         return reportError(std::move(E));
+      (*Out)->keep();
       return 0;
     }
     if (Error E = driver::parseDim3(GridDim, "grid size", Opts.Grid))
@@ -249,15 +272,23 @@ int main(int argc, char **argv) {
       return reportError(std::move(E));
     return 0;
   }
-  if (ListCmd)
-    ptx::printModuleSummary(**M, outs());
-  else if (PrintCmd && CheckRoundTrip) {
+  if (CheckCmd)
+    return 0;
+  if (PrintCmd && CheckRoundTrip) {
     if (Error E = ptx::checkRoundTrip(**M))
       return reportError(std::move(E));
-  } else if (PrintCmd && !AfterPass.empty()) {
-    if (Error E = printAfterPass(**M))
+    return 0;
+  }
+  Expected<std::unique_ptr<ToolOutputFile>> Out = openOutput();
+  if (!Out)
+    return reportError(Out.takeError());
+  if (ListCmd)
+    ptx::printModuleSummary(**M, (*Out)->os());
+  else if (PrintCmd && !AfterPass.empty()) {
+    if (Error E = printAfterPass(**M, (*Out)->os()))
       return reportError(std::move(E));
   } else if (PrintCmd)
-    ptx::printModule(**M, outs());
+    ptx::printModule(**M, (*Out)->os());
+  (*Out)->keep();
   return 0;
 }
