@@ -66,7 +66,7 @@ PTXJIT_CUDART_API cudaError_t cudaMemGetInfo(size_t *Free, size_t *Total) {
   if (!Free || !Total)
     return setLastError(cudaErrorInvalidValue);
   *Total = getHostMemoryBytes();
-  *Free = uint64_t(sysconf(_SC_AVPHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+  *Free = getHostFreeMemoryBytes();
   return cudaSuccess;
 }
 

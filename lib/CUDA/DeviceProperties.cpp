@@ -21,6 +21,10 @@ uint64_t cuda::getHostMemoryBytes() {
   return uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
 }
 
+uint64_t cuda::getHostFreeMemoryBytes() {
+  return uint64_t(sysconf(_SC_AVPHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+}
+
 static int processorCount() {
   return int(std::max(1u, std::thread::hardware_concurrency()));
 }

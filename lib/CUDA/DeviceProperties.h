@@ -14,6 +14,8 @@ namespace cuda {
 constexpr int CUDAVersion = 13000;
 
 uint64_t getHostMemoryBytes();
+/// Host memory not in use now (cudaMemGetInfo, cuMemGetInfo).
+uint64_t getHostFreeMemoryBytes();
 void getDeviceProperties(cudaDeviceProp &P);
 /// A cudaDeviceAttr (the same numbers as CUdevice_attribute); false for one
 /// the device does not know.

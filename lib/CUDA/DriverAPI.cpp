@@ -315,7 +315,7 @@ PTXJIT_CUDA_API CUresult cuMemGetInfo_v2(size_t *Free, size_t *Total) {
   if (!Free || !Total)
     return CUDA_ERROR_INVALID_VALUE;
   *Total = getHostMemoryBytes();
-  *Free = uint64_t(sysconf(_SC_AVPHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+  *Free = getHostFreeMemoryBytes();
   return CUDA_SUCCESS;
 }
 
