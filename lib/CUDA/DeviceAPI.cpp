@@ -96,6 +96,48 @@ PTXJIT_CUDART_API cudaError_t cudaDriverGetVersion(int *Version) {
   return cudaSuccess;
 }
 
+// libcuda.so.1's lookup, which the runtime's entry-point queries share.
+extern "C" int cuInit(unsigned Flags);
+extern "C" int cuGetProcAddress_v2(const char *Symbol, void **Pfn,
+                                   int CudaVersion, unsigned long long Flags,
+                                   int *SymbolStatus);
+
+PTXJIT_CUDART_API cudaError_t cudaGetDriverEntryPointByVersion(
+    const char *Symbol, void **FuncPtr, unsigned CudaVersion,
+    unsigned long long Flags, int *DriverStatus) {
+  if (!Symbol || !FuncPtr || CudaVersion > unsigned(CUDAVersion))
+    return setLastError(cudaErrorInvalidValue);
+  // The runtime initializes the driver: what it returns works at once.
+  cuInit(0);
+  int Status = 0;
+  // Not found is success with a null pointer (and the status says why).
+  cuGetProcAddress_v2(Symbol, FuncPtr, int(CudaVersion), Flags, &Status);
+  if (DriverStatus)
+    *DriverStatus = Status;
+  return cudaSuccess;
+}
+
+PTXJIT_CUDART_API cudaError_t cudaGetDriverEntryPointByVersion_ptsz(
+    const char *Symbol, void **FuncPtr, unsigned CudaVersion,
+    unsigned long long Flags, int *DriverStatus) {
+  return cudaGetDriverEntryPointByVersion(Symbol, FuncPtr, CudaVersion, Flags,
+                                          DriverStatus);
+}
+
+PTXJIT_CUDART_API cudaError_t cudaGetDriverEntryPoint(const char *Symbol,
+                                                      void **FuncPtr,
+                                                      unsigned long long Flags,
+                                                      int *DriverStatus) {
+  return cudaGetDriverEntryPointByVersion(Symbol, FuncPtr, CUDAVersion, Flags,
+                                          DriverStatus);
+}
+
+PTXJIT_CUDART_API cudaError_t
+cudaGetDriverEntryPoint_ptsz(const char *Symbol, void **FuncPtr,
+                             unsigned long long Flags, int *DriverStatus) {
+  return cudaGetDriverEntryPoint(Symbol, FuncPtr, Flags, DriverStatus);
+}
+
 PTXJIT_CUDART_API cudaError_t cudaProfilerStart() { return cudaSuccess; }
 PTXJIT_CUDART_API cudaError_t cudaProfilerStop() { return cudaSuccess; }
 

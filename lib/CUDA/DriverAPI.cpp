@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DriverAPI.h"
+#include "DeviceImage.h"
 #include "DeviceProperties.h"
 #include "RuntimeState.h"
 #include "ptxjit/CUDA/FatBinary.h"
@@ -20,34 +22,16 @@
 using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::cuda;
-
-#define PTXJIT_CUDA_API extern "C" __attribute__((visibility("default")))
-
-typedef int CUresult;
-typedef int CUdevice;
-typedef unsigned long long CUdeviceptr;
-struct CUctx_st {};
-typedef CUctx_st *CUcontext;
-typedef device::Module *CUmodule;
-typedef device::Kernel *CUfunction;
-
-enum : CUresult {
-  CUDA_SUCCESS = 0,
-  CUDA_ERROR_INVALID_VALUE = 1,
-  CUDA_ERROR_NOT_INITIALIZED = 3,
-  CUDA_ERROR_INVALID_DEVICE = 101,
-  CUDA_ERROR_INVALID_CONTEXT = 201,
-  CUDA_ERROR_INVALID_HANDLE = 400,
-  CUDA_ERROR_NOT_FOUND = 500,
-};
+using namespace ptxjit::cuda::driver;
 
 /// The primary context's handle (there is one context).
 static CUctx_st PrimaryContext;
 static thread_local CUcontext Current = nullptr;
 static bool Initialized = false;
 
-/// The driver's number for a device error.
-static CUresult toResult(device::ErrorCode Code) {
+bool driver::isDriverInitialized() { return Initialized; }
+
+CUresult driver::toResult(device::ErrorCode Code) {
   switch (Code) {
   case device::ErrorCode::InvalidConfiguration:
   case device::ErrorCode::InvalidDevicePointer:
@@ -61,19 +45,10 @@ static CUresult toResult(device::ErrorCode Code) {
   }
 }
 
-static CUresult toResult(Error E) {
+CUresult driver::toResult(Error E) {
   if (!E)
     return CUDA_SUCCESS;
   return toResult(device::takeError(std::move(E)).first);
-}
-
-template <typename Fn> static CUresult withContext(Fn &&F) {
-  if (!Initialized)
-    return CUDA_ERROR_NOT_INITIALIZED;
-  Expected<device::Context &> C = RuntimeState::get().getContext();
-  if (!C)
-    return toResult(C.takeError());
-  return toResult(F(*C));
 }
 
 static void *ptr(CUdeviceptr P) { return reinterpret_cast<void *>(P); }
@@ -217,28 +192,10 @@ PTXJIT_CUDA_API CUresult cuCtxPopCurrent_v2(CUcontext *Ctx) {
 static Error loadImage(device::Context &C, const void *Image, CUmodule *Out) {
   if (!Image || !Out)
     return device::makeDeviceError(device::ErrorCode::InvalidValue, "no image");
-  std::string Text;
-  if (support::endian::read32le(Image) == FatBinaryMagic) {
-    const auto *Header = static_cast<const uint8_t *>(Image);
-    uint64_t Size = support::endian::read16le(Header + 6) +
-                    support::endian::read64le(Header + 8);
-    Expected<std::vector<FatBinaryEntry>> Entries = readFatBinary(Image, Size);
-    if (!Entries)
-      return device::withErrorCode(Entries.takeError(),
-                                   device::ErrorCode::InvalidKernelImage);
-    Expected<const FatBinaryEntry *> PTX = selectPTXEntry(*Entries, 120);
-    if (!PTX)
-      return device::withErrorCode(PTX.takeError(),
-                                   device::ErrorCode::NoKernelImageForDevice);
-    Text = (*PTX)->Payload;
-  } else if (support::endian::read32le(Image) == 0x464c457f) {
-    return device::makeDeviceError(
-        device::ErrorCode::NoKernelImageForDevice,
-        "the image is a cubin (machine code); ptx-jit needs PTX");
-  } else {
-    Text = static_cast<const char *>(Image);
-  }
-  Expected<device::Module &> M = C.loadPTX(Text, "<module>");
+  Expected<std::string> Text = getImagePTX(Image);
+  if (!Text)
+    return Text.takeError();
+  Expected<device::Module &> M = C.loadPTX(*Text, "<module>");
   if (!M)
     return M.takeError();
   *Out = &*M;

@@ -1,7 +1,7 @@
 //===- RuntimeState.cpp - What the CUDA runtime library keeps -------------===//
 
 #include "RuntimeState.h"
-#include "ptxjit/CUDA/FatBinary.h"
+#include "DeviceImage.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -13,7 +13,6 @@ using namespace ptxjit;
 using namespace ptxjit::cuda;
 
 /// The highest architecture whose PTX ptx-jit reads.
-static constexpr unsigned MaxPTXArch = 120;
 
 RuntimeState &RuntimeState::get() {
   static RuntimeState *State = new RuntimeState();
@@ -114,23 +113,17 @@ Error RuntimeState::loadBinary(RegisteredBinary &B, device::Context &C) {
   auto Fail = [&](device::ErrorCode Code, Error E) {
     B.LoadErrorCode = Code;
     B.LoadError = toString(std::move(E));
+    // A program only sees the code; say once why its kernels cannot run.
+    errs() << "ptx-jit: cannot load the program's device code: " << B.LoadError
+           << "\n";
     return device::makeDeviceError(Code, B.LoadError);
   };
-  // __cudaRegisterFatBinary's argument: {magic, version, data, filename}.
-  const auto *Wrapper = static_cast<const uint8_t *>(B.FatBinary);
-  const void *Data = B.FatBinary;
-  if (support::endian::read32le(Wrapper) == FatBinaryWrapperMagic)
-    Data = *reinterpret_cast<const void *const *>(Wrapper + 8);
-  const auto *Header = static_cast<const uint8_t *>(Data);
-  uint64_t Size = support::endian::read16le(Header + 6) +
-                  support::endian::read64le(Header + 8);
-  Expected<std::vector<FatBinaryEntry>> Entries = readFatBinary(Data, Size);
-  if (!Entries)
-    return Fail(device::ErrorCode::InvalidKernelImage, Entries.takeError());
-  Expected<const FatBinaryEntry *> PTX = selectPTXEntry(*Entries, MaxPTXArch);
-  if (!PTX)
-    return Fail(device::ErrorCode::NoKernelImageForDevice, PTX.takeError());
-  Expected<device::Module &> M = C.loadPTX((*PTX)->Payload, "<fatbin>");
+  Expected<std::string> PTX = getRegisteredPTX(B.FatBinary);
+  if (!PTX) {
+    auto [Code, Message] = device::takeError(PTX.takeError());
+    return Fail(Code, device::makeDeviceError(Code, Message));
+  }
+  Expected<device::Module &> M = C.loadPTX(*PTX, "<fatbin>");
   if (!M)
     return Fail(device::ErrorCode::InvalidPtx, M.takeError());
   B.Module = &*M;
