@@ -69,7 +69,7 @@ void cuda::getDeviceProperties(cudaDeviceProp &P) {
   P.pageableMemoryAccessUsesHostPageTables = 1;
   P.directManagedMemAccessFromHost = 1;
   P.canUseHostPointerForRegisteredMem = 1;
-  P.sharedMemPerBlockOptin = MaxSharedBytesPerBlock;
+  P.sharedMemPerBlockOptin = MaxSharedBytesPerBlockOptin;
   P.maxBlocksPerMultiProcessor = 32;
   P.hostRegisterSupported = 1;
   P.memoryPoolsSupported = 1;

@@ -431,11 +431,7 @@ PTXJIT_CUDA_API CUresult cuFuncSetAttribute(CUfunction F, int Attribute,
     return CUDA_ERROR_INVALID_HANDLE;
   if (Attribute != 8)
     return CUDA_SUCCESS; // hints (carveout, cache) change nothing here
-  if (Value < 0 || uint64_t(Value) + F->getAttributes().StaticSharedBytes >
-                       MaxSharedBytesPerBlock)
-    return CUDA_ERROR_INVALID_VALUE;
-  F->setMaxDynamicSharedBytes(uint32_t(Value));
-  return CUDA_SUCCESS;
+  return toResult(F->setMaxDynamicSharedBytes(Value));
 }
 
 PTXJIT_CUDA_API CUresult cuGetErrorName(CUresult E, const char **Name) {

@@ -35,11 +35,7 @@ PTXJIT_CUDART_API cudaError_t cudaFuncSetAttribute(const void *Function,
   if (!K)
     return setLastError(K.takeError());
   if (Attribute == cudaFuncAttributeMaxDynamicSharedMemorySize) {
-    uint64_t Static = K->getAttributes().StaticSharedBytes;
-    if (Value < 0 || uint64_t(Value) + Static > MaxSharedBytesPerBlock)
-      return setLastError(cudaErrorInvalidValue);
-    K->setMaxDynamicSharedBytes(uint32_t(Value));
-    return cudaSuccess;
+    return setLastError(K->setMaxDynamicSharedBytes(Value));
   }
   if (Attribute == cudaFuncAttributePreferredSharedMemoryCarveout)
     return cudaSuccess;

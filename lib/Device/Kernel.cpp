@@ -2,10 +2,12 @@
 
 #include "ptxjit/Device/Kernel.h"
 #include "ptxjit/Device/Context.h"
+#include "ptxjit/Device/DeviceError.h"
 #include "ptxjit/Device/Module.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/Runtime/Launch.h"
+#include "llvm/Support/FormatVariadic.h"
 #include <chrono>
 
 using namespace llvm;
@@ -92,4 +94,16 @@ void Kernel::recordRun(double Seconds, uint64_t CTAs) {
   ++Stats.Launches;
   Stats.CTAs += CTAs;
   Stats.RunSeconds += Seconds;
+}
+
+Error Kernel::setMaxDynamicSharedBytes(int64_t Bytes) {
+  uint64_t Static = Attributes.StaticSharedBytes;
+  if (Bytes < 0 || uint64_t(Bytes) + Static > MaxSharedBytesPerBlockOptin)
+    return makeDeviceError(
+        ErrorCode::InvalidValue,
+        formatv("{0} bytes of dynamic shared memory and {1} static exceed "
+                "the limit of {2} per block",
+                Bytes, Static, MaxSharedBytesPerBlockOptin));
+  Attributes.MaxDynamicSharedBytes = uint32_t(Bytes);
+  return Error::success();
 }

@@ -123,6 +123,11 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX,
   Config.DynamicSharedBytes = Opts.DynamicShared;
   if (Error E = validateLaunch(Config, DK->getLaunchLayout()))
     return E;
+  // --shared is what a CUDA program asks for with the opt-in attribute
+  // (cudaFuncAttributeMaxDynamicSharedMemorySize).
+  if (Opts.DynamicShared > DK->getAttributes().MaxDynamicSharedBytes)
+    if (Error E = DK->setMaxDynamicSharedBytes(Opts.DynamicShared))
+      return E;
   if (Expected<const CompiledKernel *> CK = DK->getCompiled(Block); !CK)
     return CK.takeError();
   double JITSeconds =

@@ -65,12 +65,16 @@ Error ptxjit::validateLaunch(const LaunchConfig &C, const KernelLayout &L) {
                                ".maxntid {1}, {2}, {3}",
                                Threads, L.MaxNTid[0], L.MaxNTid[1],
                                L.MaxNTid[2]));
-  if (L.StaticSharedSize + C.DynamicSharedBytes > MaxSharedBytesPerBlock)
+  if (L.StaticSharedSize > MaxSharedBytesPerBlock)
+    return valueError(formatv("{0} bytes of static shared memory exceed the "
+                              "limit of {1} per block",
+                              L.StaticSharedSize, MaxSharedBytesPerBlock));
+  if (L.StaticSharedSize + C.DynamicSharedBytes > MaxSharedBytesPerBlockOptin)
     return valueError(formatv(
         "{0} bytes of shared memory ({1} static + {2} dynamic) exceed the "
         "limit of {3} per block",
         L.StaticSharedSize + C.DynamicSharedBytes, L.StaticSharedSize,
-        C.DynamicSharedBytes, MaxSharedBytesPerBlock));
+        C.DynamicSharedBytes, MaxSharedBytesPerBlockOptin));
   return Error::success();
 }
 

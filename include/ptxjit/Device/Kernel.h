@@ -76,9 +76,9 @@ public:
   const ptx::Function &getFunction() const { return F; }
   llvm::ArrayRef<KernelParam> getParams() const { return Params; }
   const KernelAttributes &getAttributes() const { return Attributes; }
-  void setMaxDynamicSharedBytes(uint32_t Bytes) {
-    Attributes.MaxDynamicSharedBytes = Bytes;
-  }
+  /// cudaFuncAttributeMaxDynamicSharedMemorySize: up to the opt-in limit
+  /// less the static shared memory (InvalidValue beyond it).
+  llvm::Error setMaxDynamicSharedBytes(int64_t Bytes);
 
   /// The layout a launch is checked against before the kernel is compiled.
   KernelLayout getLaunchLayout() const;

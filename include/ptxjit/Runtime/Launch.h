@@ -42,7 +42,10 @@ struct LaunchStats {
 
 /// GPU limits (compute capability 8.x).
 constexpr unsigned MaxThreadsPerBlock = 1024;
+/// Shared memory a block gets without asking, and at most when its kernel
+/// raised cudaFuncAttributeMaxDynamicSharedMemorySize (163 KiB on sm_80).
 constexpr unsigned MaxSharedBytesPerBlock = 48 * 1024;
+constexpr unsigned MaxSharedBytesPerBlockOptin = 163 * 1024;
 
 /// Checks what a GPU would reject: block and grid dimensions, shared memory.
 llvm::Error validateLaunch(const LaunchConfig &Config,
