@@ -195,6 +195,127 @@ struct cudaDeviceProp {
   int reserved[56];
 };
 
+// Arrays, textures and surfaces (driver_types.h, texture_types.h).
+struct cudaArray; // the library's own object (TextureAPI.cpp)
+typedef cudaArray *cudaArray_t;
+typedef const cudaArray *cudaArray_const_t;
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+
+enum cudaChannelFormatKind : int {
+  cudaChannelFormatKindSigned = 0,
+  cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2,
+  cudaChannelFormatKindNone = 3,
+};
+
+struct cudaChannelFormatDesc {
+  int x, y, z, w;
+  cudaChannelFormatKind f;
+};
+
+enum : unsigned {
+  cudaArrayDefault = 0x00,
+  cudaArrayLayered = 0x01,
+  cudaArraySurfaceLoadStore = 0x02,
+  cudaArrayCubemap = 0x04,
+  cudaArrayTextureGather = 0x08,
+};
+
+struct cudaPitchedPtr {
+  void *ptr;
+  size_t pitch;
+  size_t xsize;
+  size_t ysize;
+};
+
+struct cudaExtent {
+  size_t width, height, depth;
+};
+
+struct cudaPos {
+  size_t x, y, z;
+};
+
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  cudaPos srcPos;
+  cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  cudaPos dstPos;
+  cudaPitchedPtr dstPtr;
+  cudaExtent extent;
+  cudaMemcpyKind kind;
+};
+
+enum cudaResourceType : int {
+  cudaResourceTypeArray = 0,
+  cudaResourceTypeMipmappedArray = 1,
+  cudaResourceTypeLinear = 2,
+  cudaResourceTypePitch2D = 3,
+};
+
+struct cudaResourceDesc {
+  cudaResourceType resType;
+  union {
+    struct {
+      cudaArray_t array;
+    } array;
+    struct {
+      void *mipmap;
+    } mipmap;
+    struct {
+      void *devPtr;
+      cudaChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void *devPtr;
+      cudaChannelFormatDesc desc;
+      size_t width;
+      size_t height;
+      size_t pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
+  } res;
+  unsigned int flags;
+};
+
+enum cudaTextureAddressMode : int {
+  cudaAddressModeWrap = 0,
+  cudaAddressModeClamp = 1,
+  cudaAddressModeMirror = 2,
+  cudaAddressModeBorder = 3,
+};
+enum cudaTextureFilterMode : int {
+  cudaFilterModePoint = 0,
+  cudaFilterModeLinear = 1,
+};
+enum cudaTextureReadMode : int {
+  cudaReadModeElementType = 0,
+  cudaReadModeNormalizedFloat = 1,
+};
+
+struct cudaTextureDesc {
+  cudaTextureAddressMode addressMode[3];
+  cudaTextureFilterMode filterMode;
+  cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+
+struct cudaResourceViewDesc; // only null is accepted
+
 typedef void (*cudaStreamCallback_t)(cudaStream_t Stream, cudaError_t Status,
                                      void *UserData);
 typedef void (*cudaHostFn_t)(void *UserData);
@@ -208,5 +329,17 @@ static_assert(offsetof(cudaDeviceProp, sharedMemPerBlockOptin) == 672,
 static_assert(offsetof(cudaDeviceProp, reserved) == 784,
               "cudaDeviceProp's layout");
 static_assert(sizeof(cudaFuncAttributes) == 144, "cudaFuncAttributes");
+static_assert(sizeof(cudaChannelFormatDesc) == 20, "cudaChannelFormatDesc");
+static_assert(sizeof(cudaResourceDesc) == 144 &&
+                  offsetof(cudaResourceDesc, res) == 8 &&
+                  offsetof(cudaResourceDesc, flags) == 136 &&
+                  offsetof(cudaResourceDesc, res.pitch2D.pitchInBytes) == 56,
+              "cudaResourceDesc's layout");
+static_assert(sizeof(cudaTextureDesc) == 72 &&
+                  offsetof(cudaTextureDesc, normalizedCoords) == 40,
+              "cudaTextureDesc's layout");
+static_assert(sizeof(cudaMemcpy3DParms) == 160 &&
+                  offsetof(cudaMemcpy3DParms, kind) == 152,
+              "cudaMemcpy3DParms's layout");
 
 #endif

@@ -15,6 +15,10 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/ErrorHandling.h"
 
+namespace llvm {
+class Value;
+} // namespace llvm
+
 namespace ptxjit {
 namespace irgen {
 
@@ -84,7 +88,14 @@ public:
   llvm::Error visitNoOp(const ptx::Instruction &I);
   llvm::Error visitUnsupported(const ptx::Instruction &I);
 
+  // Textures.cpp.
+  llvm::Error visitTexture(const ptx::Instruction &I);
+  llvm::Error visitSurface(const ptx::Instruction &I);
+
 private:
+  /// The lanes in Traps (i32) stop the launch as trap does.
+  void trapLanes(llvm::Value *Traps);
+
   FunctionLowering &FL;
 };
 

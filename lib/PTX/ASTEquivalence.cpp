@@ -101,6 +101,7 @@ bool Comparer::compare(const Operand &A, const Operand &B) {
          field("Negated", A.Negated, B.Negated) &&
          field("BaseIsRegister", A.BaseIsRegister, B.BaseIsRegister) &&
          field("Component", A.Component, B.Component) &&
+         field("InAddress", A.InAddress, B.InAddress) &&
          field("Name", A.Name, B.Name) && field("Value", A.Value, B.Value) &&
          list("Elements", A.Elements, B.Elements, cmp<Operand>());
 }

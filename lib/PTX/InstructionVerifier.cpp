@@ -92,16 +92,24 @@ static StringRef getOpcodeText(const Instruction &I, StringRef Buffer) {
   return StringRef(Begin, End - Begin);
 }
 
-/// ld, st and cvt let a register be wider than the instruction type.
+/// The surface instructions write their data in braces even unvectorized:
+/// suld.b.2d.b32.trap {%r1}, [%rd1, {%r2, %r3}].
+static bool isSurfaceAccess(Opcode Op) {
+  return Op == Opcode::Suld || Op == Opcode::Sust;
+}
+
+/// ld, st, cvt and the surface accesses let a register be wider than the
+/// instruction type.
 static bool hasRelaxedTypes(Opcode Op) {
   return Op == Opcode::Ld || Op == Opcode::Ldu || Op == Opcode::St ||
-         Op == Opcode::Cvt;
+         Op == Opcode::Cvt || isSurfaceAccess(Op);
 }
 
 /// Instructions whose .v2/.v4/.v8 make their data operands vectors.
 static bool hasVectorData(Opcode Op) {
   return Op == Opcode::Ld || Op == Opcode::Ldu || Op == Opcode::St ||
-         Op == Opcode::Atom || Op == Opcode::Red;
+         Op == Opcode::Atom || Op == Opcode::Red || Op == Opcode::Tex ||
+         Op == Opcode::Tld4 || isSurfaceAccess(Op);
 }
 
 /// Instructions whose destination may be a pair `d|p`.
@@ -296,6 +304,8 @@ void FunctionVerifier::verifyOperand(const InstCtx &C, unsigned Idx,
     return checkLabelOperand(C, OpNo, Op);
   case 'x':
     return checkNames(Op);
+  case 'c':
+    return checkCoordinates(C, OpNo, Op);
   case 's':
     if (Op.Kind != Operand::Symbol)
       return C.kind(Diags, Op, OpNo, "a variable or function name");
@@ -309,7 +319,9 @@ void FunctionVerifier::verifyOperand(const InstCtx &C, unsigned Idx,
   ScalarType Ty = getExpectedType(I, Idx, Letter);
   bool Relaxed = hasRelaxedTypes(I.Op) &&
                  (Letter == 'd' || Letter == 'a' || Letter == 'b');
-  bool VectorData = hasVectorData(I.Op) && I.VectorWidth > 1 &&
+  bool VectorData = hasVectorData(I.Op) &&
+                    (I.VectorWidth > 1 ||
+                     (isSurfaceAccess(I.Op) && Op.Kind == Operand::Vector)) &&
                     (Letter == 'd' || Letter == 'a');
   if (VectorData || Op.Kind == Operand::Vector)
     return checkVector(C, OpNo, Op, Ty, IsDest, Relaxed);
@@ -407,7 +419,7 @@ void FunctionVerifier::checkVector(const InstCtx &C, unsigned OpNo,
                                    bool IsDest, bool Relaxed) {
   const Instruction &I = C.I;
   unsigned Width = I.VectorWidth;
-  if (hasVectorData(I.Op) && Width > 1) {
+  if (hasVectorData(I.Op) && (Width > 1 || isSurfaceAccess(I.Op))) {
     // A register declared .v4 may stand for the whole vector.
     if ((Op.Kind == Operand::Register || Op.Kind == Operand::Symbol) &&
         !Op.Component) {
@@ -457,6 +469,48 @@ void FunctionVerifier::checkVector(const InstCtx &C, unsigned OpNo,
              ? "a single register (a vector needs .v2, .v4 or .v8)"
              : (IsDest ? "a register" : "a register or a literal"));
   checkNames(Op);
+}
+
+/// How many coordinates a texture or surface geometry takes: 3d and a2d
+/// take four (the last unused), a1d and a2d an array index first.
+static unsigned getCoordinateCount(const Instruction &I, bool &Layered) {
+  Layered =
+      I.hasModifier(Modifier::GeomA1D) || I.hasModifier(Modifier::GeomA2D);
+  if (I.hasModifier(Modifier::Geom1D))
+    return 1;
+  if (I.hasModifier(Modifier::Geom2D) || I.hasModifier(Modifier::GeomA1D))
+    return 2;
+  if (I.hasModifier(Modifier::Geom3D) || I.hasModifier(Modifier::GeomA2D) ||
+      I.hasModifier(Modifier::GeomCube) || I.hasModifier(Modifier::GeomACube))
+    return 4;
+  return 0; // no geometry: reported with the modifiers
+}
+
+void FunctionVerifier::checkCoordinates(const InstCtx &C, unsigned OpNo,
+                                        const Operand &Op) {
+  const Instruction &I = C.I;
+  if (Op.Kind != Operand::Vector || !Op.InAddress) {
+    C.kind(Diags, Op, OpNo, "coordinates {...} inside the address's brackets");
+    return checkNames(Op);
+  }
+  bool Layered = false;
+  unsigned Count = getCoordinateCount(I, Layered);
+  if (!Count)
+    return checkNames(Op);
+  if (Op.Elements.size() != Count) {
+    C.kind(Diags, Op, OpNo,
+           Twine(Count) + (Count == 1 ? " coordinate" : " coordinates"));
+    return checkNames(Op);
+  }
+  // Surfaces take .b32 coordinates (x in bytes); textures the second type
+  // suffix. An array index is a .b32 either way.
+  ScalarType CoordTy = I.Op == Opcode::Tex || I.Op == Opcode::Tld4
+                           ? I.getType(1)
+                           : ScalarType::B32;
+  for (unsigned K = 0; K != Count; ++K)
+    checkScalar(C, OpNo, Op.Elements[K],
+                Layered && K == 0 ? ScalarType::B32 : CoordTy,
+                /*IsDest=*/false, /*Relaxed=*/false, /*AllowAddressOf=*/false);
 }
 
 void FunctionVerifier::checkPredPair(const InstCtx &C, unsigned OpNo,

@@ -137,6 +137,9 @@ Token Lexer::lex() {
   case '.':
     if (Cur != End && (isAlpha(*Cur) || *Cur == '_'))
       return lexDirective(Start);
+    // Texture geometries start with a digit: .1d, .2d, .3d, .2dms.
+    if (Cur + 1 < End && isDigit(Cur[0]) && Cur[1] == 'd')
+      return lexDirective(Start);
     break;
   default:
     if (isDigit(C))

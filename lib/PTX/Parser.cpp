@@ -16,6 +16,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 using namespace llvm;
 using namespace ptxjit::ptx;
@@ -103,6 +104,9 @@ private:
   bool parseCallOperands(Instruction &I, SmallVectorImpl<Operand> &Ops);
   bool parseOperand(Operand &Op, unsigned Depth);
   bool parseAddress(Operand &Op);
+  /// The coordinates of the last [handle, {...}] address, for
+  /// parseOperands to append after it.
+  std::optional<Operand> PendingCoordinates;
   bool parseOperandList(SmallVectorImpl<Operand> &Ops, Token::KindTy Close,
                         unsigned Depth);
 
@@ -941,6 +945,7 @@ bool Parser::parseSuffixes(Instruction &I, StringRef OpcodeText) {
 
 bool Parser::parseOperands(Instruction &I) {
   SmallVector<Operand, 8> Ops;
+  PendingCoordinates.reset();
   if (I.Op == Opcode::Call) {
     if (!parseCallOperands(I, Ops))
       return false;
@@ -951,6 +956,10 @@ bool Parser::parseOperands(Instruction &I) {
       Ops.emplace_back();
       if (!parseOperand(Ops.back(), 0))
         return false;
+      if (PendingCoordinates) {
+        Ops.push_back(*PendingCoordinates);
+        PendingCoordinates.reset();
+      }
     } while (consumeIf(Token::Comma));
   }
   if (!expect(Token::Semi, "';'"))
@@ -1104,7 +1113,9 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
   }
 }
 
-// [%rd1], [%rd1+8], [%rd1+-8], [var], [var+8], [4096]
+// [%rd1], [%rd1+8], [%rd1+-8], [var], [var+8], [4096], and the textures'
+// and surfaces' [%rd1, {%f1, %f2}], whose coordinates become the next
+// operand.
 bool Parser::parseAddress(Operand &Op) {
   next(); // '['
   Op.Kind = Operand::Address;
@@ -1114,6 +1125,17 @@ bool Parser::parseAddress(Operand &Op) {
     next();
     if (!parseOffset(Op.Value))
       return false;
+    if (Tok.is(Token::Comma) && !PendingCoordinates) {
+      next();
+      if (!Tok.is(Token::LBrace))
+        return expected("texture coordinates {...}");
+      Operand Coords;
+      Coords.Loc = Tok.getLoc();
+      if (!parseOperand(Coords, 1))
+        return false;
+      Coords.InAddress = true;
+      PendingCoordinates = Coords;
+    }
   } else if (!parseInt(Op.Value, "an address")) {
     return false;
   }

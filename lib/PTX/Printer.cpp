@@ -122,6 +122,16 @@ static void printOperandList(raw_ostream &OS, ArrayRef<Operand> Ops) {
   for (size_t I = 0, E = Ops.size(); I != E; ++I) {
     if (I)
       OS << ", ";
+    // [%rd1, {%f1, %f2}]: the coordinates go inside the address's brackets.
+    if (Ops[I].Kind == Operand::Address && I + 1 != E && Ops[I + 1].InAddress) {
+      std::string Address;
+      raw_string_ostream AOS(Address);
+      printOperand(Ops[I], AOS);
+      OS << StringRef(Address).drop_back() << ", ";
+      printOperand(Ops[++I], OS);
+      OS << ']';
+      continue;
+    }
     printOperand(Ops[I], OS);
   }
 }

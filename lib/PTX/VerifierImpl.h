@@ -86,6 +86,9 @@ private:
                    bool AllowAddressOf);
   void checkVector(const InstCtx &C, unsigned OpNo, const Operand &Op,
                    ScalarType Ty, bool IsDest, bool Relaxed);
+  /// The {x, y, ...} of a texture or surface address: as many as the
+  /// geometry takes, of the coordinate type.
+  void checkCoordinates(const InstCtx &C, unsigned OpNo, const Operand &Op);
   void checkPredPair(const InstCtx &C, unsigned OpNo, const Operand &Op,
                      ScalarType Ty);
   void checkAddress(const InstCtx &C, unsigned OpNo, const Operand &Op);

@@ -46,6 +46,9 @@ struct Operand {
   bool Negated = false;        ///< !%p
   bool BaseIsRegister = false; ///< Address: Name is a register, not a symbol
   char Component = 0;          ///< 'x', 'y', 'z' or 'w' after a register
+  /// Vector: written inside the brackets of the address before it, as the
+  /// coordinates of tex, suld and sust are: [%rd1, {%f1, %f2}].
+  bool InAddress = false;
   llvm::SMLoc Loc;
   llvm::StringRef Name; ///< register or symbol name; Address base
   int64_t Value = 0;    ///< IntImm value, FP bits, or Symbol/Address offset

@@ -1,0 +1,285 @@
+//===- Textures.cpp - tex, tld4, txq, suld, sust and suq ------------------===//
+//
+// Texture and surface instructions on object handles become one runtime
+// call per warp (TextureABI.h): the handles and coordinates of all lanes go
+// to the runtime in arrays, with the mask of the lanes that run, and the
+// four components come back the same way. The runtime touches only the
+// lanes of the mask, so inactive lanes never sample or fault. Lanes the
+// runtime reports as trapping stop the launch as trap does.
+//
+// Only textures without mipmaps exist (the CUDA library makes no mipmapped
+// arrays), so tex.level and tex.grad sample level 0 as tex does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InstructionVisitor.h"
+#include "Lowering.h"
+#include "ptxjit/ABI/TextureABI.h"
+#include "ptxjit/ABI/WarpABI.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+using ptx::Modifier;
+using ptx::Operand;
+using ptx::ScalarType;
+
+namespace {
+
+/// The lowering of one texture or surface instruction.
+class ImageLowering {
+public:
+  ImageLowering(FunctionLowering &FL, const ptx::Instruction &I,
+                function_ref<void(Value *)> Trap)
+      : FL(FL), B(FL.B), I(I), Trap(Trap) {}
+
+  Expected<abi::ImageGeometry> getGeometry() const;
+  /// Each lane's handle (the address's base register) in a <32 x i64>.
+  Expected<Value *> storeHandles(const Operand &Address);
+  /// The coordinates as 32-bit patterns in a [4 x <32 x i32>].
+  Expected<Value *> storeCoordinates(const Operand &Coords, ScalarType CoordTy);
+  /// Component K of a [N x <32 x T>] temporary.
+  Value *component(Value *Array, unsigned K) {
+    return B.CreateConstInBoundsGEP2_32(
+        cast<AllocaInst>(Array)->getAllocatedType(), Array, 0, K);
+  }
+  /// The lanes in Traps (i32) stop the launch as trap does.
+  void trapLanes(Value *Traps) { Trap(Traps); }
+  Error unsupported(const Twine &What) {
+    return FL.error(I, What + " is not supported");
+  }
+
+  FunctionLowering &FL;
+  IRBuilder<> &B;
+  const ptx::Instruction &I;
+  function_ref<void(Value *)> Trap;
+};
+
+} // namespace
+
+Expected<abi::ImageGeometry> ImageLowering::getGeometry() const {
+  using abi::ImageGeometry;
+  if (I.hasModifier(Modifier::Geom1D))
+    return ImageGeometry::D1;
+  if (I.hasModifier(Modifier::Geom2D))
+    return ImageGeometry::D2;
+  if (I.hasModifier(Modifier::Geom3D))
+    return ImageGeometry::D3;
+  if (I.hasModifier(Modifier::GeomA1D))
+    return ImageGeometry::A1D;
+  if (I.hasModifier(Modifier::GeomA2D))
+    return ImageGeometry::A2D;
+  return FL.error(I, "cube map textures are not supported");
+}
+
+Expected<Value *> ImageLowering::storeHandles(const Operand &Address) {
+  if (Address.Kind != Operand::Address || !Address.BaseIsRegister ||
+      Address.Value != 0)
+    return FL.error(I, "texture and surface references (.texref, .surfref) "
+                       "are not supported; only object handles in registers");
+  Expected<LaneValue> H =
+      FL.read(Operand::named(Operand::Register, Address.Name, Address.Loc),
+              ScalarType::U64);
+  if (!H)
+    return H.takeError();
+  Value *Handles = FL.widen(H->V);
+  AllocaInst *Slot = FL.createTemporary(Handles->getType());
+  B.CreateStore(Handles, Slot);
+  return Slot;
+}
+
+Expected<Value *> ImageLowering::storeCoordinates(const Operand &Coords,
+                                                  ScalarType CoordTy) {
+  Type *I32s = FL.getVectorType(B.getInt32Ty());
+  AllocaInst *Slot = FL.createTemporary(ArrayType::get(I32s, 4));
+  bool Layered =
+      I.hasModifier(Modifier::GeomA1D) || I.hasModifier(Modifier::GeomA2D);
+  for (unsigned K = 0, E = std::min<size_t>(Coords.Elements.size(), 4); K != E;
+       ++K) {
+    const Operand &C = Coords.Elements[K];
+    if (C.Kind == Operand::Sink)
+      continue;
+    // An array index is an integer whatever the coordinates are.
+    ScalarType T = Layered && K == 0 ? ScalarType::B32 : CoordTy;
+    Expected<LaneValue> V = FL.read(C, T);
+    if (!V)
+      return V.takeError();
+    B.CreateStore(B.CreateBitCast(FL.widen(V->V), I32s), component(Slot, K));
+  }
+  return Slot;
+}
+
+void InstructionLowering::trapLanes(Value *Traps) {
+  IRBuilder<> &B = FL.B;
+  BasicBlock *Trap = BasicBlock::Create(FL.ML.Ctx, "image.trap", FL.Fn);
+  BasicBlock *Cont = BasicBlock::Create(FL.ML.Ctx, "image.cont", FL.Fn);
+  B.CreateCondBr(B.CreateICmpNE(Traps, B.getInt32(0)), Trap, Cont);
+  B.SetInsertPoint(Trap);
+  FL.setStatus(WS_Trap, Traps, nullptr);
+  B.CreateBr(FL.StopBB);
+  B.SetInsertPoint(Cont);
+}
+
+static Expected<abi::ImageQuery> getQuery(const ptx::Instruction &I) {
+  using abi::ImageQuery;
+  static const std::pair<Modifier, ImageQuery> Queries[] = {
+      {Modifier::Width, ImageQuery::Width},
+      {Modifier::Height, ImageQuery::Height},
+      {Modifier::Depth, ImageQuery::Depth},
+      {Modifier::ChannelDataType, ImageQuery::ChannelDataType},
+      {Modifier::ChannelOrder, ImageQuery::ChannelOrder},
+      {Modifier::NormalizedCoords, ImageQuery::NormalizedCoords},
+      {Modifier::ForceUnnormalizedCoords, ImageQuery::ForceUnnormalizedCoords},
+      {Modifier::FilterMode, ImageQuery::FilterMode},
+      {Modifier::AddrMode0, ImageQuery::AddrMode0},
+      {Modifier::AddrMode1, ImageQuery::AddrMode1},
+      {Modifier::AddrMode2, ImageQuery::AddrMode2},
+      {Modifier::ArraySize, ImageQuery::ArraySize},
+      {Modifier::NumMipmapLevels, ImageQuery::NumMipmapLevels},
+      {Modifier::NumSamples, ImageQuery::NumSamples},
+      {Modifier::MemoryLayout, ImageQuery::MemoryLayout},
+  };
+  for (auto [M, Q] : Queries)
+    if (I.hasModifier(M))
+      return Q;
+  return createStringError("no attribute to query");
+}
+
+static Error lowerQuery(ImageLowering &L) {
+  FunctionLowering &FL = L.FL;
+  IRBuilder<> &B = L.B;
+  const ptx::Instruction &I = L.I;
+  Expected<abi::ImageQuery> Q = getQuery(I);
+  if (!Q)
+    return FL.error(I, toString(Q.takeError()));
+  Expected<Value *> Handles = L.storeHandles(I.Operands[1]);
+  if (!Handles)
+    return Handles.takeError();
+  AllocaInst *Result = FL.createTemporary(FL.getVectorType(B.getInt32Ty()));
+  Value *Traps = B.CreateCall(
+      FL.ML.getRuntimeFunction(RuntimeEntry::ImageQuery),
+      {B.getInt32(uint32_t(*Q)), B.getInt32(I.Op == ptx::Opcode::Suq),
+       FL.getInstMask(), *Handles, Result});
+  L.trapLanes(Traps);
+  return FL.write(I.Operands[0],
+                  B.CreateLoad(Result->getAllocatedType(), Result),
+                  ScalarType::B32);
+}
+
+Error InstructionLowering::visitTexture(const ptx::Instruction &I) {
+  auto Trap = [this](Value *Traps) { trapLanes(Traps); };
+  ImageLowering L(FL, I, Trap);
+  IRBuilder<> &B = FL.B;
+  if (I.Op == ptx::Opcode::Txq || I.Op == ptx::Opcode::Suq)
+    return lowerQuery(L);
+
+  Expected<abi::ImageGeometry> Geometry = L.getGeometry();
+  if (!Geometry)
+    return Geometry.takeError();
+  if (I.hasModifier(Modifier::Base) && I.Operands.size() != 3)
+    return L.unsupported("tex.base with a level of detail");
+  abi::TexOp Op;
+  Op.Geometry = *Geometry;
+  Op.FloatCoords = I.getType(1) == ScalarType::F32;
+  ScalarType ResultTy = I.getType(0);
+  Op.Result = ResultTy == ScalarType::F32   ? abi::TexResultKind::F32
+              : ResultTy == ScalarType::S32 ? abi::TexResultKind::S32
+                                            : abi::TexResultKind::U32;
+  Op.Gather = 0;
+  if (I.Op == ptx::Opcode::Tld4) {
+    const Modifier Components[] = {Modifier::R, Modifier::G, Modifier::B,
+                                   Modifier::A};
+    for (unsigned K = 0; K != 4; ++K)
+      if (I.hasModifier(Components[K]))
+        Op.Gather = K + 1;
+  }
+
+  const Operand &Dst = I.Operands[0];
+  if (Dst.Kind != Operand::Vector || Dst.Elements.size() != 4)
+    return FL.error(I, "the destination must be a vector {a, b, c, d}");
+  Expected<Value *> Handles = L.storeHandles(I.Operands[1]);
+  if (!Handles)
+    return Handles.takeError();
+  Expected<Value *> Coords = L.storeCoordinates(I.Operands[2], I.getType(1));
+  if (!Coords)
+    return Coords.takeError();
+  Type *I32s = FL.getVectorType(B.getInt32Ty());
+  AllocaInst *Result = FL.createTemporary(ArrayType::get(I32s, 4));
+  Value *Traps = B.CreateCall(
+      FL.ML.getRuntimeFunction(RuntimeEntry::TexFetch),
+      {B.getInt32(Op.encode()), FL.getInstMask(), *Handles, *Coords, Result});
+  L.trapLanes(Traps);
+  Type *LaneTy = FL.getVectorType(FL.getLaneType(ResultTy));
+  for (unsigned K = 0; K != 4; ++K) {
+    Value *V = B.CreateLoad(I32s, L.component(Result, K));
+    if (Error E = FL.write(Dst.Elements[K], B.CreateBitCast(V, LaneTy),
+                           ResultTy, ptx::isSigned(ResultTy)))
+      return E;
+  }
+  return Error::success();
+}
+
+Error InstructionLowering::visitSurface(const ptx::Instruction &I) {
+  auto Trap = [this](Value *Traps) { trapLanes(Traps); };
+  ImageLowering L(FL, I, Trap);
+  IRBuilder<> &B = FL.B;
+  if (I.hasModifier(Modifier::P))
+    return L.unsupported("sust.p (formatted surface stores)");
+  Expected<abi::ImageGeometry> Geometry = L.getGeometry();
+  if (!Geometry)
+    return Geometry.takeError();
+  bool IsStore = I.Op == ptx::Opcode::Sust;
+  ScalarType T = I.getType(0);
+  abi::SurfaceOp Op;
+  Op.Geometry = *Geometry;
+  Op.Clamp = I.hasModifier(Modifier::Clamp)  ? abi::SurfaceClamp::Clamp
+             : I.hasModifier(Modifier::Zero) ? abi::SurfaceClamp::Zero
+                                             : abi::SurfaceClamp::Trap;
+  Op.ElementBytes = ptx::getBitWidth(T) / 8;
+  Op.VectorWidth = I.VectorWidth;
+
+  const Operand &Address = I.Operands[IsStore ? 0 : 1];
+  const Operand &Coordinates = I.Operands[IsStore ? 1 : 2];
+  const Operand &Data = I.Operands[IsStore ? 2 : 0];
+  unsigned N = Data.Kind == Operand::Vector ? Data.Elements.size() : 1;
+  if (N != Op.VectorWidth)
+    return FL.error(I, "the data must have as many elements as the vector");
+  auto Element = [&](unsigned K) -> const Operand & {
+    return Data.Kind == Operand::Vector ? Data.Elements[K] : Data;
+  };
+
+  Expected<Value *> Handles = L.storeHandles(Address);
+  if (!Handles)
+    return Handles.takeError();
+  Expected<Value *> Coords = L.storeCoordinates(Coordinates, ScalarType::B32);
+  if (!Coords)
+    return Coords.takeError();
+  Type *I64s = FL.getVectorType(B.getInt64Ty());
+  AllocaInst *Values = FL.createTemporary(ArrayType::get(I64s, 4));
+  Type *EltTy = B.getIntNTy(ptx::getBitWidth(T));
+  if (IsStore) {
+    for (unsigned K = 0; K != N; ++K) {
+      if (Element(K).Kind == Operand::Sink)
+        continue;
+      Expected<LaneValue> V = FL.read(Element(K), T);
+      if (!V)
+        return V.takeError();
+      Value *Bits = B.CreateBitCast(FL.widen(V->V), FL.getVectorType(EltTy));
+      B.CreateStore(B.CreateZExt(Bits, I64s), L.component(Values, K));
+    }
+  }
+  Value *Traps = B.CreateCall(
+      FL.ML.getRuntimeFunction(IsStore ? RuntimeEntry::SurfaceStore
+                                       : RuntimeEntry::SurfaceLoad),
+      {B.getInt32(Op.encode()), FL.getInstMask(), *Handles, *Coords, Values});
+  L.trapLanes(Traps);
+  if (IsStore)
+    return Error::success();
+  for (unsigned K = 0; K != N; ++K) {
+    Value *V = B.CreateLoad(I64s, L.component(Values, K));
+    V = B.CreateTrunc(V, FL.getVectorType(EltTy));
+    if (Error E = FL.write(Element(K), V, T))
+      return E;
+  }
+  return Error::success();
+}

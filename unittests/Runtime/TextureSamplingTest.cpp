@@ -1,0 +1,243 @@
+//===- TextureSamplingTest.cpp - The Programming Guide's texture fetching -===//
+//
+// Each expected value is computed here from the CUDA Programming Guide's
+// formulas (texture fetching appendix), independently of the runtime: point
+// sampling reads T[floor(x)], linear filtering blends T[i] and T[i+1] at
+// i = floor(x - 0.5) with alpha = frac(x - 0.5) in 9-bit fixed point.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptxjit/Runtime/Textures.h"
+#include "gtest/gtest.h"
+#include <cmath>
+#include <vector>
+
+using namespace ptxjit;
+using namespace ptxjit::runtime;
+using ptxjit::abi::ImageGeometry;
+
+namespace {
+
+/// A 1D float texture of the values in Texels.
+ImageObject texture1D(std::vector<float> &Texels, AddressMode M, FilterMode F,
+                      bool Normalized) {
+  ImageObject O;
+  O.Resource.Data = reinterpret_cast<char *>(Texels.data());
+  O.Resource.Width = Texels.size();
+  O.Resource.RowPitch = Texels.size() * sizeof(float);
+  O.Resource.SlicePitch = O.Resource.RowPitch;
+  O.Sampler.Address[0] = M;
+  O.Sampler.Filter = F;
+  O.Sampler.NormalizedCoords = Normalized;
+  return O;
+}
+
+/// Whether the table refuses to make an object of O.
+bool refused(ImageObjectTable &Table, const ImageObject &O) {
+  llvm::Expected<uint64_t> H = Table.create(O);
+  if (H)
+    return false;
+  llvm::consumeError(H.takeError());
+  return true;
+}
+
+float sample1D(const ImageObject &O, float X) {
+  float Coords[3] = {X, 0, 0};
+  return sampleTexture(O, ImageGeometry::D1, Coords, 0).getFloat(0);
+}
+
+TEST(TextureSamplingTest, PointSamplingReadsTheFloor) {
+  std::vector<float> T = {10, 20, 30, 40};
+  ImageObject O = texture1D(T, AddressMode::Clamp, FilterMode::Point, false);
+  EXPECT_EQ(sample1D(O, 0.0f), 10);
+  EXPECT_EQ(sample1D(O, 0.99f), 10);
+  EXPECT_EQ(sample1D(O, 1.0f), 20);
+  EXPECT_EQ(sample1D(O, 3.5f), 40);
+  // Clamp: below 0 reads T[0], past the end T[N-1].
+  EXPECT_EQ(sample1D(O, -5.0f), 10);
+  EXPECT_EQ(sample1D(O, 17.0f), 40);
+}
+
+TEST(TextureSamplingTest, LinearWeightsHaveEightFractionalBits) {
+  std::vector<float> T = {0, 256, 1024, 0};
+  ImageObject O = texture1D(T, AddressMode::Clamp, FilterMode::Linear, false);
+  // x = 1.0: x_B = 0.5, i = 0, alpha = 0.5: (1 - 0.5) * 0 + 0.5 * 256.
+  EXPECT_EQ(sample1D(O, 1.0f), 128.0f);
+  // alpha = frac(x_B) = 0.3 is 76.8 / 256, stored as 77 / 256.
+  float X = 0.5f + 0.3f;
+  float Alpha = 77.0f / 256.0f;
+  EXPECT_EQ(sample1D(O, X), (1 - Alpha) * 0 + Alpha * 256);
+  // 1/1024 past a texel center rounds to a weight of 0: exactly T[1].
+  EXPECT_EQ(sample1D(O, 1.5f + 1.0f / 1024), 256.0f);
+  // 0.999 rounds to 256 / 256: all of the second texel.
+  EXPECT_EQ(sample1D(O, 1.5f + 0.999f), 1024.0f);
+}
+
+TEST(TextureSamplingTest, LinearClampAtTheEdges) {
+  std::vector<float> T = {3, 5, 9};
+  ImageObject O = texture1D(T, AddressMode::Clamp, FilterMode::Linear, false);
+  // Before the first texel center both texels are T[0]; after the last,
+  // T[N-1].
+  EXPECT_EQ(sample1D(O, 0.25f), 3.0f);
+  EXPECT_EQ(sample1D(O, 2.9f), 9.0f);
+}
+
+TEST(TextureSamplingTest, BorderReadsTheBorderColor) {
+  std::vector<float> T = {4, 8};
+  ImageObject O = texture1D(T, AddressMode::Border, FilterMode::Point, false);
+  O.Sampler.BorderColor[0] = -1.5f;
+  EXPECT_EQ(sample1D(O, -0.5f), -1.5f);
+  EXPECT_EQ(sample1D(O, 2.0f), -1.5f);
+  EXPECT_EQ(sample1D(O, 1.0f), 8.0f);
+  // Linear: T[-1] is the border color, weighted (1 - alpha) = 0.5 at x = 0.5
+  // - 0.5.
+  O.Sampler.Filter = FilterMode::Linear;
+  EXPECT_EQ(sample1D(O, 0.0f), 0.5f * -1.5f + 0.5f * 4);
+}
+
+TEST(TextureSamplingTest, WrapAndMirrorNormalizedCoordinates) {
+  std::vector<float> T = {1, 2, 3, 4};
+  ImageObject O = texture1D(T, AddressMode::Wrap, FilterMode::Point, true);
+  // Wrap: frac(x) * N. 1.3 -> 0.3 * 4 = 1.2 -> T[1]; -0.1 -> 0.9 -> T[3].
+  EXPECT_EQ(sample1D(O, 1.3f), 2.0f);
+  EXPECT_EQ(sample1D(O, -0.1f), 4.0f);
+  // Mirror: floor(x) odd takes 1 - frac(x): 1.1 -> 0.9 -> T[3]; 2.1 -> 0.1.
+  O.Sampler.Address[0] = AddressMode::Mirror;
+  EXPECT_EQ(sample1D(O, 1.1f), 4.0f);
+  EXPECT_EQ(sample1D(O, 2.1f), 1.0f);
+  EXPECT_EQ(sample1D(O, -0.1f), 1.0f);
+  // Linear wrap at 0: x_B = -0.5 blends T[N-1] and T[0] equally.
+  O.Sampler.Address[0] = AddressMode::Wrap;
+  O.Sampler.Filter = FilterMode::Linear;
+  EXPECT_EQ(sample1D(O, 0.0f), 0.5f * 4 + 0.5f * 1);
+  // Without normalized coordinates wrap clamps.
+  O.Sampler.NormalizedCoords = false;
+  O.Sampler.Filter = FilterMode::Point;
+  EXPECT_EQ(sample1D(O, 5.0f), 4.0f);
+}
+
+TEST(TextureSamplingTest, NormalizedCoordinatesScaleBySize) {
+  std::vector<float> T = {1, 2, 3, 4, 5, 6, 7, 8};
+  ImageObject O = texture1D(T, AddressMode::Clamp, FilterMode::Point, true);
+  EXPECT_EQ(sample1D(O, 0.5f), 5.0f);   // 0.5 * 8 = 4
+  EXPECT_EQ(sample1D(O, 0.124f), 1.0f); // 0.992
+  EXPECT_EQ(sample1D(O, 1.0f), 8.0f);   // 8 clamps to 7
+}
+
+TEST(TextureSamplingTest, BilinearFormula) {
+  // 3 x 2 texels, T[j][i].
+  std::vector<float> T = {1, 2, 4, 8, 16, 32};
+  ImageObject O = texture1D(T, AddressMode::Clamp, FilterMode::Linear, false);
+  O.Resource.Width = 3;
+  O.Resource.Height = 2;
+  O.Resource.Dimensions = 2;
+  O.Resource.RowPitch = 3 * sizeof(float);
+  O.Resource.SlicePitch = 6 * sizeof(float);
+  float X = 1.2f, Y = 0.9f;
+  float Coords[3] = {X, Y, 0};
+  // x_B = 0.7: i = 0, alpha = round(0.7 * 256) / 256 = 179 / 256;
+  // y_B = 0.4: j = 0, beta = round(0.4 * 256) / 256 = 102 / 256.
+  float A = std::round((X - 0.5f) * 256) / 256;
+  float B = std::round((Y - 0.5f) * 256) / 256;
+  float Want = (1 - A) * (1 - B) * T[0] + A * (1 - B) * T[1] +
+               (1 - A) * B * T[3] + A * B * T[4];
+  float Got = sampleTexture(O, ImageGeometry::D2, Coords, 0).getFloat(0);
+  EXPECT_FLOAT_EQ(Got, Want);
+  EXPECT_EQ(A, 179.0f / 256);
+  EXPECT_EQ(B, 102.0f / 256);
+}
+
+TEST(TextureSamplingTest, NormalizedFloatReadMode) {
+  uint8_t U[4] = {0, 1, 128, 255};
+  int8_t S[4] = {-128, -127, 0, 127};
+  ImageObject O;
+  O.Resource.Data = reinterpret_cast<char *>(U);
+  O.Resource.Format = {1, 8, ChannelKind::Unsigned};
+  O.Resource.Width = 4;
+  O.Resource.RowPitch = O.Resource.SlicePitch = 4;
+  O.Sampler.Read = ReadMode::NormalizedFloat;
+  auto At = [&](int I) {
+    float Coords[3] = {I + 0.5f, 0, 0};
+    return sampleTexture(O, ImageGeometry::D1, Coords, 0).getFloat(0);
+  };
+  EXPECT_EQ(At(0), 0.0f);
+  EXPECT_EQ(At(1), 1.0f / 255);
+  EXPECT_EQ(At(2), 128.0f / 255);
+  EXPECT_EQ(At(3), 1.0f);
+  O.Resource.Data = reinterpret_cast<char *>(S);
+  O.Resource.Format.Kind = ChannelKind::Signed;
+  EXPECT_EQ(At(0), -1.0f); // -128 / 127 clamps to -1
+  EXPECT_EQ(At(1), -1.0f);
+  EXPECT_EQ(At(2), 0.0f);
+  EXPECT_EQ(At(3), 1.0f);
+  // Read as elements, the channel is the integer, and missing channels
+  // read (0, 0, 0, 1).
+  O.Sampler.Read = ReadMode::ElementType;
+  float Coords[3] = {0.5f, 0, 0};
+  TexelValue V = sampleTexture(O, ImageGeometry::D1, Coords, 0);
+  EXPECT_EQ(V.getInt(0), -128);
+  EXPECT_EQ(V.getInt(1), 0);
+  EXPECT_EQ(V.getInt(3), 1);
+}
+
+TEST(TextureSamplingTest, FetchOutsideLinearMemoryReadsZero) {
+  std::vector<float> T = {7, 8};
+  ImageObject O = texture1D(T, AddressMode::Clamp, FilterMode::Point, false);
+  O.Resource.Kind = ImageResource::Linear;
+  int32_t In[3] = {1, 0, 0}, Out[3] = {2, 0, 0}, Neg[3] = {-1, 0, 0};
+  EXPECT_EQ(fetchTexel(O, ImageGeometry::D1, In, 0).getFloat(0), 8.0f);
+  EXPECT_EQ(fetchTexel(O, ImageGeometry::D1, Out, 0).Words[0], 0u);
+  EXPECT_EQ(fetchTexel(O, ImageGeometry::D1, Neg, 0).Words[0], 0u);
+}
+
+TEST(TextureSamplingTest, SurfaceBoundaryModes) {
+  std::vector<float> T(4 * 3);
+  ImageObject O = texture1D(T, AddressMode::Clamp, FilterMode::Point, false);
+  O.IsSurface = true;
+  O.Resource.Width = 4;
+  O.Resource.Height = 3;
+  O.Resource.Dimensions = 2;
+  O.Resource.RowPitch = 16;
+  char *Ptr;
+  int32_t InRange[4] = {12, 2, 0, 0}, PastRow[4] = {13, 2, 0, 0},
+          Below[4] = {0, -1, 0, 0};
+  ASSERT_TRUE(locateSurfaceAccess(
+      O, ImageGeometry::D2, ptxjit::abi::SurfaceClamp::Trap, InRange, 4, Ptr));
+  EXPECT_EQ(Ptr, O.Resource.Data + 2 * 16 + 12);
+  EXPECT_FALSE(locateSurfaceAccess(
+      O, ImageGeometry::D2, ptxjit::abi::SurfaceClamp::Trap, PastRow, 4, Ptr));
+  ASSERT_TRUE(locateSurfaceAccess(
+      O, ImageGeometry::D2, ptxjit::abi::SurfaceClamp::Clamp, PastRow, 4, Ptr));
+  EXPECT_EQ(Ptr, O.Resource.Data + 2 * 16 + 12);
+  ASSERT_TRUE(locateSurfaceAccess(
+      O, ImageGeometry::D2, ptxjit::abi::SurfaceClamp::Zero, Below, 4, Ptr));
+  EXPECT_EQ(Ptr, nullptr);
+}
+
+TEST(TextureSamplingTest, TableHandlesAndValidation) {
+  std::vector<float> T = {1};
+  ImageObject O = texture1D(T, AddressMode::Clamp, FilterMode::Point, false);
+  ImageObjectTable &Table = ImageObjectTable::get();
+  llvm::Expected<uint64_t> H = Table.create(O);
+  ASSERT_TRUE(bool(H)) << llvm::toString(H.takeError());
+  EXPECT_NE(*H, 0u);
+  EXPECT_TRUE(Table.lookup(*H).has_value());
+  EXPECT_TRUE(Table.destroy(*H));
+  EXPECT_FALSE(Table.lookup(*H).has_value());
+  EXPECT_FALSE(Table.destroy(*H));
+  // A new object in the same slot gets a different handle.
+  llvm::Expected<uint64_t> H2 = Table.create(O);
+  ASSERT_TRUE(bool(H2)) << llvm::toString(H2.takeError());
+  EXPECT_NE(*H2, *H);
+  EXPECT_FALSE(Table.lookup(*H).has_value());
+  Table.destroy(*H2);
+  // Linear filtering of integers read as integers is refused.
+  O.Resource.Format = {1, 32, ChannelKind::Signed};
+  O.Sampler.Filter = FilterMode::Linear;
+  EXPECT_TRUE(refused(Table, O));
+  O.Resource.Data = nullptr;
+  O.Sampler.Filter = FilterMode::Point;
+  EXPECT_TRUE(refused(Table, O));
+}
+
+} // namespace
