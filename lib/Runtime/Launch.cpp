@@ -532,7 +532,7 @@ private:
       if (T->Done)
         continue;
       ++Waiting;
-      if (Listed++ == 8)
+      if (Listed++ >= 8)
         continue;
       const runtime::CTAScheduler &S = T->Worker->scheduler();
       OS << (Listed > 1 ? "," : "") << " CTA (" << T->Id[0] << ',' << T->Id[1]
@@ -652,7 +652,9 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
     PerWorker[Index] = W.Stats;
   };
 
-  if (C.Pool) {
+  // The workers of a co-resident grid must all run at once: a pool may
+  // start them one after another, or be busy with another launch.
+  if (C.Pool && !CoResident) {
     ThreadPoolTaskGroup Group(*C.Pool);
     for (unsigned I = 1; I < Workers; ++I)
       Group.async(Work, I);
