@@ -323,7 +323,66 @@ typedef void (*cudaHostFn_t)(void *UserData);
 } // extern "C"
 
 // CUDA 13's sizes, which programs compiled against its headers rely on.
+/// cudaLaunchAttributeID (the driver's CUlaunchAttributeID has the same
+/// values).
+enum cudaLaunchAttributeID : int {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeAccessPolicyWindow = 1,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeSynchronizationPolicy = 3,
+  cudaLaunchAttributeClusterDimension = 4,
+  cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+  cudaLaunchAttributeProgrammaticEvent = 7,
+  cudaLaunchAttributePriority = 8,
+  cudaLaunchAttributeMemSyncDomainMap = 9,
+  cudaLaunchAttributeMemSyncDomain = 10,
+  cudaLaunchAttributePreferredClusterDimension = 11,
+  cudaLaunchAttributeLaunchCompletionEvent = 12,
+  cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
+  cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
+  cudaLaunchAttributeNvlinkUtilCentricScheduling = 16,
+};
+
+/// The members of cudaLaunchAttributeValue the library reads.
+union cudaLaunchAttributeValue {
+  char pad[64];
+  int cooperative;
+  struct {
+    unsigned x, y, z;
+  } clusterDim;
+  int programmaticStreamSerializationAllowed;
+  int priority;
+};
+
+/// Also the driver's CUlaunchAttribute, field for field.
+struct cudaLaunchAttribute {
+  cudaLaunchAttributeID id;
+  char pad[8 - sizeof(cudaLaunchAttributeID)];
+  cudaLaunchAttributeValue val;
+};
+
+struct cudaLaunchConfig_t {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+
 static_assert(sizeof(cudaDeviceProp) == 1008, "cudaDeviceProp's layout");
+static_assert(sizeof(cudaLaunchAttributeValue) == 64,
+              "cudaLaunchAttributeValue");
+static_assert(sizeof(cudaLaunchAttribute) == 72 &&
+                  offsetof(cudaLaunchAttribute, val) == 8,
+              "cudaLaunchAttribute's layout");
+static_assert(sizeof(cudaLaunchConfig_t) == 56 &&
+                  offsetof(cudaLaunchConfig_t, dynamicSmemBytes) == 24 &&
+                  offsetof(cudaLaunchConfig_t, stream) == 32 &&
+                  offsetof(cudaLaunchConfig_t, attrs) == 40 &&
+                  offsetof(cudaLaunchConfig_t, numAttrs) == 48,
+              "cudaLaunchConfig_t's layout");
 static_assert(offsetof(cudaDeviceProp, sharedMemPerBlockOptin) == 672,
               "cudaDeviceProp's layout");
 static_assert(offsetof(cudaDeviceProp, reserved) == 784,

@@ -25,9 +25,7 @@ uint64_t cuda::getHostFreeMemoryBytes() {
   return uint64_t(sysconf(_SC_AVPHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
 }
 
-static int processorCount() {
-  return int(std::max(1u, std::thread::hardware_concurrency()));
-}
+static int processorCount() { return int(getNumMultiprocessors()); }
 
 void cuda::getDeviceProperties(cudaDeviceProp &P) {
   std::memset(&P, 0, sizeof P);
@@ -73,6 +71,8 @@ void cuda::getDeviceProperties(cudaDeviceProp &P) {
   P.maxBlocksPerMultiProcessor = 32;
   P.hostRegisterSupported = 1;
   P.memoryPoolsSupported = 1;
+  // cudaLaunchCooperativeKernel (one device: no multi-device launches).
+  P.cooperativeLaunch = 1;
 }
 
 bool cuda::getDeviceAttribute(int Attr, int &Value) {
@@ -227,6 +227,9 @@ bool cuda::getDeviceAttribute(int Attr, int &Value) {
   case 95:
     Value = P.cooperativeLaunch;
     break;
+  case 96:
+    Value = 0;
+    break; // cooperative multi-device launches (one device)
   case 97:
     Value = int(P.sharedMemPerBlockOptin);
     break;
@@ -252,9 +255,7 @@ int cuda::getOccupancy(const device::KernelAttributes &A, int BlockSize,
                        size_t DynamicShared) {
   if (BlockSize <= 0 || uint64_t(BlockSize) > A.MaxThreadsPerBlock)
     return 0;
-  int Blocks = std::min(32, 2048 / ((BlockSize + 31) / 32 * 32));
-  uint64_t Shared = A.StaticSharedBytes + DynamicShared;
-  if (Shared)
-    Blocks = std::min<int>(Blocks, int(164 * 1024 / Shared));
-  return Blocks;
+  // The limit a cooperative launch is checked against, per multiprocessor.
+  return int(getMaxActiveCTAsPerMultiprocessor(BlockSize, A.StaticSharedBytes +
+                                                              DynamicShared));
 }

@@ -11,6 +11,7 @@
 #include "DriverAPI.h"
 #include "DeviceImage.h"
 #include "DeviceProperties.h"
+#include "LaunchAttributes.h"
 #include "RuntimeState.h"
 #include "ptxjit/CUDA/FatBinary.h"
 #include "ptxjit/Runtime/Launch.h"
@@ -347,12 +348,11 @@ PTXJIT_CUDA_API CUresult cuStreamDestroy_v2(CUstream_st *Stream) {
   });
 }
 
-PTXJIT_CUDA_API CUresult cuLaunchKernel(CUfunction F, unsigned GridX,
-                                        unsigned GridY, unsigned GridZ,
-                                        unsigned BlockX, unsigned BlockY,
-                                        unsigned BlockZ, unsigned SharedBytes,
-                                        CUstream_st *Stream,
-                                        void **KernelParams, void **Extra) {
+static CUresult launch(CUfunction F, unsigned GridX, unsigned GridY,
+                       unsigned GridZ, unsigned BlockX, unsigned BlockY,
+                       unsigned BlockZ, unsigned SharedBytes,
+                       CUstream_st *Stream, void **KernelParams, void **Extra,
+                       const device::LaunchOptions &Opts) {
   if (!F)
     return CUDA_ERROR_INVALID_HANDLE;
   return withContext([&](device::Context &C) -> Error {
@@ -385,8 +385,72 @@ PTXJIT_CUDA_API CUresult cuLaunchKernel(CUfunction F, unsigned GridX,
     }
     return C.launch(*F, {GridX, GridY, GridZ}, {BlockX, BlockY, BlockZ},
                     SharedBytes, RuntimeState::get().toStream(Stream),
-                    KernelParams);
+                    KernelParams, Opts);
   });
+}
+
+PTXJIT_CUDA_API CUresult cuLaunchKernel(CUfunction F, unsigned GridX,
+                                        unsigned GridY, unsigned GridZ,
+                                        unsigned BlockX, unsigned BlockY,
+                                        unsigned BlockZ, unsigned SharedBytes,
+                                        CUstream_st *Stream,
+                                        void **KernelParams, void **Extra) {
+  return launch(F, GridX, GridY, GridZ, BlockX, BlockY, BlockZ, SharedBytes,
+                Stream, KernelParams, Extra, {});
+}
+
+PTXJIT_CUDA_API CUresult cuLaunchCooperativeKernel(
+    CUfunction F, unsigned GridX, unsigned GridY, unsigned GridZ,
+    unsigned BlockX, unsigned BlockY, unsigned BlockZ, unsigned SharedBytes,
+    CUstream_st *Stream, void **KernelParams) {
+  device::LaunchOptions Opts;
+  Opts.Cooperative = true;
+  return launch(F, GridX, GridY, GridZ, BlockX, BlockY, BlockZ, SharedBytes,
+                Stream, KernelParams, nullptr, Opts);
+}
+
+PTXJIT_CUDA_API CUresult cuLaunchCooperativeKernel_ptsz(
+    CUfunction F, unsigned GridX, unsigned GridY, unsigned GridZ,
+    unsigned BlockX, unsigned BlockY, unsigned BlockZ, unsigned SharedBytes,
+    CUstream_st *Stream, void **KernelParams) {
+  return cuLaunchCooperativeKernel(F, GridX, GridY, GridZ, BlockX, BlockY,
+                                   BlockZ, SharedBytes, Stream, KernelParams);
+}
+
+/// CUDA 13's CUlaunchConfig; its attributes are laid out as the runtime's.
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream_st *hStream;
+  cudaLaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+static_assert(sizeof(CUlaunchConfig) == 56 &&
+                  offsetof(CUlaunchConfig, hStream) == 32 &&
+                  offsetof(CUlaunchConfig, attrs) == 40 &&
+                  offsetof(CUlaunchConfig, numAttrs) == 48,
+              "CUlaunchConfig's layout");
+
+PTXJIT_CUDA_API CUresult cuLaunchKernelEx(const CUlaunchConfig *Config,
+                                          CUfunction F, void **KernelParams,
+                                          void **Extra) {
+  if (!Config)
+    return CUDA_ERROR_INVALID_VALUE;
+  device::LaunchOptions Opts;
+  if (Error E = applyLaunchAttributes(Config->attrs, Config->numAttrs, Opts))
+    return toResult(std::move(E));
+  return launch(F, Config->gridDimX, Config->gridDimY, Config->gridDimZ,
+                Config->blockDimX, Config->blockDimY, Config->blockDimZ,
+                Config->sharedMemBytes, Config->hStream, KernelParams, Extra,
+                Opts);
+}
+
+PTXJIT_CUDA_API CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *Config,
+                                               CUfunction F,
+                                               void **KernelParams,
+                                               void **Extra) {
+  return cuLaunchKernelEx(Config, F, KernelParams, Extra);
 }
 
 PTXJIT_CUDA_API CUresult cuFuncGetAttribute(int *Value, int Attribute,

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "APIHelpers.h"
+#include "LaunchAttributes.h"
 
 using namespace llvm;
 using namespace ptxjit;
@@ -82,7 +83,8 @@ PTXJIT_CUDART_API cudaError_t __cudaPopCallConfiguration(dim3 *Grid,
 }
 
 static cudaError_t launch(RegisteredFunction *F, dim3 Grid, dim3 Block,
-                          void **Args, size_t SharedMem, cudaStream_t Stream) {
+                          void **Args, size_t SharedMem, cudaStream_t Stream,
+                          const device::LaunchOptions &Opts = {}) {
   if (!F)
     return setLastError(cudaError_t(device::ErrorCode::InvalidDeviceFunction));
   return withContext([&](device::Context &C) -> Error {
@@ -93,7 +95,7 @@ static cudaError_t launch(RegisteredFunction *F, dim3 Grid, dim3 Block,
       return invalidValue("too much dynamic shared memory");
     return C.launch(*K, {Grid.x, Grid.y, Grid.z}, {Block.x, Block.y, Block.z},
                     uint32_t(SharedMem), RuntimeState::get().toStream(Stream),
-                    Args);
+                    Args, Opts);
   });
 }
 
@@ -136,4 +138,40 @@ PTXJIT_CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void *Function,
                                                     size_t SharedMem,
                                                     cudaStream_t Stream) {
   return cudaLaunchKernel(Function, Grid, Block, Args, SharedMem, Stream);
+}
+
+PTXJIT_CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void *Function,
+                                                          dim3 Grid, dim3 Block,
+                                                          void **Args,
+                                                          size_t SharedMem,
+                                                          cudaStream_t Stream) {
+  device::LaunchOptions Opts;
+  Opts.Cooperative = true;
+  return launch(RuntimeState::get().findFunction(Function), Grid, Block, Args,
+                SharedMem, Stream, Opts);
+}
+
+PTXJIT_CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(
+    const void *Function, dim3 Grid, dim3 Block, void **Args, size_t SharedMem,
+    cudaStream_t Stream) {
+  return cudaLaunchCooperativeKernel(Function, Grid, Block, Args, SharedMem,
+                                     Stream);
+}
+
+/// What the C++ template cudaLaunchKernelEx calls.
+PTXJIT_CUDART_API cudaError_t cudaLaunchKernelExC(
+    const cudaLaunchConfig_t *Config, const void *Function, void **Args) {
+  if (!Config)
+    return setLastError(cudaErrorInvalidValue);
+  device::LaunchOptions Opts;
+  if (Error E = applyLaunchAttributes(Config->attrs, Config->numAttrs, Opts))
+    return setLastError(std::move(E));
+  return launch(RuntimeState::get().findFunction(Function), Config->gridDim,
+                Config->blockDim, Args, Config->dynamicSmemBytes,
+                Config->stream, Opts);
+}
+
+PTXJIT_CUDART_API cudaError_t cudaLaunchKernelExC_ptsz(
+    const cudaLaunchConfig_t *Config, const void *Function, void **Args) {
+  return cudaLaunchKernelExC(Config, Function, Args);
 }

@@ -322,9 +322,22 @@ Error Context::launch(Kernel &K, Dim3 Grid, Dim3 Block,
   Config.DynamicSharedBytes = DynamicSharedBytes;
   Config.NumThreads = LOpts.NumThreads ? LOpts.NumThreads : Opts.NumThreads;
   Config.Pool = Workers.get();
+  Config.Cooperative = LOpts.Cooperative;
+  Config.GridStallSeconds = LOpts.GridStallSeconds;
   // A configuration a GPU rejects fails before anything is compiled.
   if (Error E = validateLaunch(Config, K.getLaunchLayout()))
     return withErrorCode(std::move(E), ErrorCode::InvalidConfiguration);
+  if (LOpts.Cooperative) {
+    uint64_t NumCTAs = uint64_t(Grid.X) * Grid.Y * Grid.Z;
+    uint64_t Max = getMaxCoResidentCTAs(Config, K.getLaunchLayout());
+    if (NumCTAs > Max)
+      return makeDeviceError(
+          ErrorCode::CooperativeLaunchTooLarge,
+          formatv("a cooperative launch of kernel '{0}' has {1} CTAs, but at "
+                  "most {2} of {3} threads can be live at once",
+                  K.getName(), NumCTAs, Max,
+                  uint64_t(Block.X) * Block.Y * Block.Z));
+  }
   if (DynamicSharedBytes > K.getAttributes().MaxDynamicSharedBytes)
     return makeDeviceError(
         ErrorCode::InvalidValue,

@@ -67,6 +67,8 @@ static ErrorCode codeOfLaunchFailure(runtime::LaunchFailure F) {
     return ErrorCode::IllegalInstruction;
   case LaunchFailure::Cancelled:
     return ErrorCode::LaunchTimeout;
+  case LaunchFailure::CooperativeTooLarge:
+    return ErrorCode::CooperativeLaunchTooLarge;
   case LaunchFailure::Trap:
   case LaunchFailure::Deadlock:
     return ErrorCode::LaunchFailure;

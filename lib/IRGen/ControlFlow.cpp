@@ -33,6 +33,38 @@ using ptx::Statement;
 /// warp will set must not starve them.
 constexpr uint32_t RotatePeriod = 256;
 
+/// Whether the loop closed by a backward branch from Latch to Header only
+/// waits: it reads memory that other threads may write (a strong load) and
+/// writes none, so it cannot change anything another CTA waits for. The
+/// blocks between the two in reverse post order hold the loop (and maybe
+/// exit paths, which can only make the answer no).
+static bool isWaitLoop(const ptx::Function &F, const PTXCFG &CFG,
+                       unsigned Header, unsigned Latch) {
+  using ptx::Modifier;
+  bool Reads = false;
+  for (unsigned R = CFG.Blocks[Header].RPONumber,
+                E = CFG.Blocks[Latch].RPONumber;
+       R <= E; ++R) {
+    const PTXBlock &Block = CFG.Blocks[CFG.RPO[R]];
+    for (unsigned S = Block.Begin; S != Block.End; ++S) {
+      if (F.Body[S].Kind != Statement::Inst)
+        continue;
+      const ptx::Instruction &I = F.Body[S].Instr;
+      unsigned Flags = ptx::getOpcodeInfo(I.Op).Flags;
+      // Fences, nanosleep and branches do not change what others see.
+      if ((Flags & (ptx::OpMemWrite | ptx::OpCTABarrier | ptx::OpCall |
+                    ptx::OpOpaqueRoles)) ||
+          ((Flags & ptx::OpTerminator) && !(Flags & ptx::OpBranch)))
+        return false;
+      if ((Flags & ptx::OpMemRead) && (I.hasModifier(Modifier::Volatile) ||
+                                       I.hasModifier(Modifier::Relaxed) ||
+                                       I.hasModifier(Modifier::Acquire)))
+        Reads = true;
+    }
+  }
+  return Reads;
+}
+
 Value *FunctionLowering::runtimeArg() {
   return getContextField(WCF_Runtime, B.getPtrTy());
 }
@@ -81,7 +113,11 @@ void FunctionLowering::emitBackEdgeChecks(unsigned Target) {
   // Next time the dispatcher picks, it takes the group after this one in
   // block order (round robin), so every waiting group gets its turn.
   Warp.rotateAfter(Target);
-  if (usesBarriers())
+  if (usesBarriers() && isWaitLoop(F, CFG, Target, CurBlock))
+    B.CreateCall(
+        ML.getRuntimeFunction(RuntimeEntry::SpinYield),
+        {runtimeArg(), B.getInt32(CurInst ? getLine(CurInst->Loc) : 0)});
+  else if (usesBarriers())
     B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::Yield), {runtimeArg()});
   B.CreateBr(Cont);
   B.SetInsertPoint(Cont);

@@ -457,7 +457,15 @@ Expected<LaneValue> FunctionLowering::readSpecial(const Operand &Op) {
       return Scalar(B.CreateTrunc(B.CreateLShr(TSC, 32), I32));
     return Scalar(B.CreateTrunc(TSC, I32));
   }
-  // %envreg<N>, %pm<N>: zero, as on a GPU without a profiler attached.
+  if (std::optional<ptx::SpecialRegisterRef> Ref =
+          ptx::lookupSpecialRegister(N);
+      Ref && Ref->Reg == ptx::SpecialRegister::EnvReg) {
+    // The launch's environment (WarpContext::EnvRegs).
+    Value *Regs = getContextField(WCF_EnvRegs, B.getPtrTy());
+    return Scalar(
+        B.CreateLoad(I32, B.CreateConstGEP1_32(I32, Regs, Ref->Index)));
+  }
+  // %pm<N>: zero, as on a GPU without a profiler attached.
   return Scalar(B.getInt32(0));
 }
 

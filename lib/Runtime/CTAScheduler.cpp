@@ -100,6 +100,10 @@ Error CTAScheduler::run(const CTALaunch &L) {
     Current = W;
     Slots[W]->State = WarpState::Running;
     Slots[W]->F.resume();
+    if (GridYieldPending) {
+      GridYieldPending = false;
+      GridYield(GridYieldArg);
+    }
   }
 
   Error Result = std::move(Stop);
@@ -125,6 +129,7 @@ void CTAScheduler::warpMain(void *Ptr) {
   Sched.Barriers.exitLanes(S.Warp, AllLanes,
                            [&Sched](unsigned W) { Sched.wake(W); });
   S.State = WarpState::Exited;
+  ++Sched.Progress;
   // Straight on to the next ready warp, without a round trip through run().
   unsigned Next;
   if (!Sched.Stop && !Sched.cancelRequested() && Sched.popReady(Next)) {
@@ -160,6 +165,7 @@ void CTAScheduler::wake(unsigned Warp) {
   if (S.State != WarpState::Blocked)
     return;
   S.State = WarpState::Ready;
+  ++Progress;
   pushReady(Warp);
 }
 
@@ -243,11 +249,23 @@ void CTAScheduler::exitLanes(LaneMask Lanes) {
   Barriers.exitLanes(Current, Lanes, [this](unsigned W) { wake(W); });
 }
 
-void CTAScheduler::yield() {
+void CTAScheduler::yieldWarp(uint32_t Spin) {
   if (!OnFibers)
     return;
+  SpinLine = Spin;
+  SpinWarp = Current;
+  if (!Spin)
+    ++Progress;
   Slots[Current]->State = WarpState::Ready;
   pushReady(Current);
+  if (GridYield) {
+    // Back to run(), which lets the worker's other CTAs run.
+    if (cancelRequested())
+      stopFromWarp(cancelledError());
+    GridYieldPending = true;
+    Slots[Current]->F.yieldToScheduler();
+    return;
+  }
   switchAway();
 }
 

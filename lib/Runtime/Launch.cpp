@@ -6,6 +6,7 @@
 #include "ptxjit/Runtime/CTAErrors.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
 #include "ptxjit/Runtime/DevicePrintf.h"
+#include "ptxjit/Runtime/GridProgress.h"
 #include "ptxjit/Runtime/GuardedMemory.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallVector.h"
@@ -170,7 +171,7 @@ public:
 
   CTAWorker(const CompiledKernel &K, const void *Params, const LaunchConfig &C,
             unsigned WorkerIndex, unsigned NumWorkers,
-            runtime::FiberStackPool &Pool)
+            runtime::FiberStackPool &Pool, const uint32_t *EnvRegs)
       : K(K), C(C), Scheduler(Pool) {
     const uint32_t *B = C.Block;
     NumThreads = B[0] * B[1] * B[2];
@@ -204,6 +205,7 @@ public:
       Ctx.SMId = WorkerIndex;
       Ctx.NSMId = NumWorkers;
       Ctx.Runtime = &Scheduler;
+      Ctx.EnvRegs = EnvRegs;
       Ctx.Cancel = C.Cancel
                        ? reinterpret_cast<const volatile uint8_t *>(C.Cancel)
                        : &NeverCancel;
@@ -214,10 +216,7 @@ public:
   /// fails.
   Error runFrom(CTAQueue &Q) {
     if (!SharedBase)
-      return makeLaunchError(runtime::LaunchFailure::OutOfResources,
-                             formatv("cannot map {0} bytes of shared memory "
-                                     "for kernel '{1}'",
-                                     SharedSize, K.Name));
+      return sharedMemoryError();
     // A fault in the kernel (a wild access, a stack overflow) comes back
     // here: the running CTA's warps are abandoned and the launch fails. One
     // recovery point for all of the worker's CTAs: sigsetjmp saving the
@@ -225,12 +224,35 @@ public:
     if (sigsetjmp(Recovery, /*savemask=*/1)) {
       runtime::setKernelFaultContext(nullptr);
       Scheduler.abandon();
-      return faultError(Fault.CTA);
+      return faultError(Fault.CTA, Fault.FaultAddress);
     }
     runtime::setKernelFaultContext(&Fault);
     Error E = runCTAs(Q);
     runtime::setKernelFaultContext(nullptr);
     return E;
+  }
+
+  /// Cooperative launches: runs CTA Linear on the calling fiber. A fault
+  /// jumps to the recovery point of the caller's thread.
+  Error runCTAOnFiber(uint64_t Linear) { return runCTA(Linear); }
+  runtime::CTAScheduler &scheduler() { return Scheduler; }
+  bool hasSharedMemory() const { return SharedBase != nullptr; }
+  Error sharedMemoryError() const {
+    return makeLaunchError(runtime::LaunchFailure::OutOfResources,
+                           formatv("cannot map {0} bytes of shared memory "
+                                   "for kernel '{1}'",
+                                   SharedSize, K.Name));
+  }
+  Error faultError(const uint32_t *Id, const void *Address) {
+    unsigned W = K.Layout.UsesCTABarriers ? Scheduler.currentWarp()
+                                          : unsigned(RunningWarp);
+    return makeLaunchError(
+        runtime::LaunchFailure::IllegalAddress,
+        formatv("invalid memory access at 0x{0} in kernel '{1}', CTA "
+                "({2},{3},{4}), warp {5}",
+                utohexstr(reinterpret_cast<uintptr_t>(Address),
+                          /*LowerCase=*/true),
+                K.Name, Id[0], Id[1], Id[2], W));
   }
 
   LaunchStats Stats;
@@ -297,18 +319,6 @@ private:
     // Even one warp runs as a fiber: its lanes may wait at different
     // barriers, a deadlock the scheduler must see to report it.
     return Scheduler.run(L);
-  }
-
-  Error faultError(const uint32_t *Id) {
-    unsigned W = K.Layout.UsesCTABarriers ? Scheduler.currentWarp()
-                                          : unsigned(RunningWarp);
-    return makeLaunchError(
-        runtime::LaunchFailure::IllegalAddress,
-        formatv("invalid memory access at 0x{0} in kernel '{1}', CTA "
-                "({2},{3},{4}), warp {5}",
-                utohexstr(reinterpret_cast<uintptr_t>(Fault.FaultAddress),
-                          /*LowerCase=*/true),
-                K.Name, Id[0], Id[1], Id[2], W));
   }
 
   /// A CTA deadlock report names barriers only; add the lanes of each warp
@@ -382,12 +392,205 @@ private:
   runtime::CTAScheduler Scheduler;
 };
 
+/// What the workers of one cooperative launch share.
+struct CooperativeGrid {
+  CooperativeGrid(unsigned NumWorkers, double StallSeconds)
+      : Progress(NumWorkers, StallSeconds) {}
+  runtime::GridProgress Progress;
+  std::atomic<uint64_t> ExitedCTAs{0};
+};
+
+/// The CTAs of a cooperative launch that one host thread runs, all live at
+/// once, each on a fiber of its own: when a warp yields, its CTA yields to
+/// the next one, so a CTA spinning on a flag another CTA sets does not
+/// starve it. CTA Linear runs on worker Linear % NumWorkers.
+class CooperativeWorker {
+public:
+  CooperativeWorker(const CompiledKernel &K, const void *Params,
+                    const LaunchConfig &C, unsigned WorkerIndex,
+                    unsigned NumWorkers, runtime::FiberStackPool &Pool,
+                    const uint32_t *EnvRegs, CooperativeGrid &Grid)
+      : K(K), C(C), Pool(Pool), Grid(Grid), WorkerIndex(WorkerIndex) {
+    uint64_t NumCTAs = uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2];
+    for (uint64_t L = WorkerIndex; L < NumCTAs; L += NumWorkers) {
+      auto T = std::make_unique<CTAFiber>();
+      T->Worker = std::make_unique<CTAWorker>(K, Params, C, WorkerIndex,
+                                              NumWorkers, Pool, EnvRegs);
+      T->Linear = L;
+      T->Id[0] = uint32_t(L % C.Grid[0]);
+      T->Id[1] = uint32_t(L / C.Grid[0] % C.Grid[1]);
+      T->Id[2] = uint32_t(L / (uint64_t(C.Grid[0]) * C.Grid[1]));
+      T->Worker->scheduler().setGridYield(&CTAFiber::yieldToWorker, T.get());
+      CTAs.push_back(std::move(T));
+    }
+    Fault.KernelName = K.Name.c_str();
+    Fault.Recovery = &Recovery;
+  }
+  ~CooperativeWorker() {
+    // CTAs still suspended are abandoned (a failed launch).
+    for (std::unique_ptr<CTAFiber> &T : CTAs) {
+      if (T->F.isRunnable())
+        T->Worker->scheduler().abandon();
+      Pool.release(T->F.takeStack());
+      consumeError(std::move(T->Result));
+    }
+  }
+
+  Error run(std::atomic<bool> &Failed) {
+    for (std::unique_ptr<CTAFiber> &T : CTAs) {
+      if (!T->Worker->hasSharedMemory())
+        return T->Worker->sharedMemoryError();
+      Expected<runtime::FiberStack> Stack = Pool.acquire();
+      if (!Stack)
+        return makeLaunchError(runtime::LaunchFailure::OutOfResources,
+                               toString(Stack.takeError()));
+      T->F.reset(*Stack, &CTAFiber::main, T.get());
+    }
+    // A fault in any of the CTAs comes back here (see CTAWorker::runFrom).
+    if (sigsetjmp(Recovery, /*savemask=*/1)) {
+      runtime::setKernelFaultContext(nullptr);
+      CTAFiber &T = *CTAs[Running];
+      return T.Worker->faultError(T.Id, Fault.FaultAddress);
+    }
+    runtime::setKernelFaultContext(&Fault);
+    Error E = runCTAs(Failed);
+    runtime::setKernelFaultContext(nullptr);
+    return E;
+  }
+
+  LaunchStats Stats;
+
+private:
+  struct CTAFiber {
+    std::unique_ptr<CTAWorker> Worker;
+    runtime::Fiber F;
+    uint64_t Linear = 0;
+    uint32_t Id[3] = {0, 0, 0};
+    Error Result = Error::success();
+    bool Done = false;
+    uint64_t SeenProgress = ~uint64_t(0);
+
+    static void main(void *Arg) {
+      auto *T = static_cast<CTAFiber *>(Arg);
+      T->Result = T->Worker->runCTAOnFiber(T->Linear);
+    }
+    static void yieldToWorker(void *Arg) {
+      static_cast<CTAFiber *>(Arg)->F.yieldToScheduler();
+    }
+  };
+
+  Error runCTAs(std::atomic<bool> &Failed) {
+    size_t Live = CTAs.size();
+    runtime::GridProgress::IdleWatch Watch;
+    while (Live) {
+      if (Failed.load(std::memory_order_relaxed))
+        return Error::success();
+      if (C.Cancel && C.Cancel->load(std::memory_order_relaxed))
+        return makeLaunchError(runtime::LaunchFailure::Cancelled,
+                               "kernel '" + K.Name + "' was cancelled");
+      bool Moved = false;
+      for (unsigned I = 0; I != CTAs.size(); ++I) {
+        CTAFiber &T = *CTAs[I];
+        if (T.Done)
+          continue;
+        Running = I;
+        std::copy(T.Id, T.Id + 3, Fault.CTA);
+        T.F.resume();
+        if (T.F.isFinished()) {
+          T.Done = true;
+          --Live;
+          Moved = true;
+          Grid.ExitedCTAs.fetch_add(1, std::memory_order_relaxed);
+          if (T.Result)
+            return std::move(T.Result);
+          Stats.CTAs += T.Worker->Stats.CTAs;
+          Stats.Warps += T.Worker->Stats.Warps;
+          continue;
+        }
+        uint64_t P = T.Worker->scheduler().progress();
+        Moved |= P != T.SeenProgress;
+        T.SeenProgress = P;
+      }
+      if (Moved) {
+        Grid.Progress.advance(WorkerIndex);
+        Watch.Watching = false;
+        continue;
+      }
+      if (Grid.Progress.isStalled(Watch))
+        return deadlockError();
+      // Every CTA here waits: let the threads they wait for run.
+      std::this_thread::yield();
+    }
+    return Error::success();
+  }
+
+  Error deadlockError() const {
+    std::string Message;
+    raw_string_ostream OS(Message);
+    uint64_t NumCTAs = uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2];
+    OS << "grid deadlock in kernel '" << K.Name << "' (cooperative launch of "
+       << NumCTAs << " CTAs): no CTA moved on for "
+       << formatv("{0}", Grid.Progress.getStallSeconds()) << " s;";
+    unsigned Listed = 0, Waiting = 0;
+    for (const std::unique_ptr<CTAFiber> &T : CTAs) {
+      if (T->Done)
+        continue;
+      ++Waiting;
+      if (Listed++ >= 8)
+        continue;
+      const runtime::CTAScheduler &S = T->Worker->scheduler();
+      OS << (Listed > 1 ? "," : "") << " CTA (" << T->Id[0] << ',' << T->Id[1]
+         << ',' << T->Id[2] << ") warp " << S.lastSpinWarp()
+         << " waits in a loop";
+      if (uint32_t Line = S.lastSpinLine())
+        OS << " at line " << Line;
+    }
+    if (Listed > 8)
+      OS << " and " << (Waiting - 8) << " more";
+    OS << "; " << Grid.ExitedCTAs.load(std::memory_order_relaxed)
+       << " CTAs have exited";
+    return makeLaunchError(runtime::LaunchFailure::Deadlock, OS.str());
+  }
+
+  const CompiledKernel &K;
+  const LaunchConfig &C;
+  runtime::FiberStackPool &Pool;
+  CooperativeGrid &Grid;
+  unsigned WorkerIndex;
+  SmallVector<std::unique_ptr<CTAFiber>, 8> CTAs;
+  runtime::KernelFaultContext Fault;
+  sigjmp_buf Recovery;
+  /// The CTA running now (read after a fault's jump).
+  volatile unsigned Running = 0;
+};
+
 } // namespace
 
-/// The host's threads, asked once (glibc reads a file each time).
-static unsigned hostThreads() {
+unsigned ptxjit::getNumMultiprocessors() {
+  // Asked once: glibc reads a file each time.
   static const unsigned N = std::max(1u, std::thread::hardware_concurrency());
   return N;
+}
+
+unsigned ptxjit::getMaxActiveCTAsPerMultiprocessor(uint64_t ThreadsPerBlock,
+                                                   uint64_t SharedBytes) {
+  if (!ThreadsPerBlock || ThreadsPerBlock > MaxThreadsPerBlock)
+    return 0;
+  constexpr unsigned MaxWarps = 64, MaxCTAs = 32;
+  constexpr uint64_t SharedPerSM = 164 * 1024;
+  uint64_t Warps = (ThreadsPerBlock + WarpSize - 1) / WarpSize;
+  uint64_t CTAs = std::min<uint64_t>(MaxCTAs, MaxWarps / Warps);
+  if (SharedBytes)
+    CTAs = std::min(CTAs, SharedPerSM / SharedBytes);
+  return unsigned(CTAs);
+}
+
+uint64_t ptxjit::getMaxCoResidentCTAs(const LaunchConfig &C,
+                                      const KernelLayout &L) {
+  uint64_t Threads = uint64_t(C.Block[0]) * C.Block[1] * C.Block[2];
+  return uint64_t(getMaxActiveCTAsPerMultiprocessor(
+             Threads, L.StaticSharedSize + C.DynamicSharedBytes)) *
+         getNumMultiprocessors();
 }
 
 Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
@@ -399,7 +602,26 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
       return valueError("kernel was compiled for a different block shape");
 
   uint64_t NumCTAs = uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2];
-  unsigned Workers = C.NumThreads ? C.NumThreads : hostThreads();
+  // %envreg0..31; a cooperative launch's grid barrier workspace (the address
+  // in %envreg1:%envreg2, high half first) is what grid.sync() counts in.
+  uint32_t EnvRegs[32] = {};
+  uint64_t Workspace[8] = {};
+  if (C.Cooperative) {
+    uint64_t Max = getMaxCoResidentCTAs(C, K.Layout);
+    if (NumCTAs > Max)
+      return runtime::makeLaunchError(
+          runtime::LaunchFailure::CooperativeTooLarge,
+          formatv("a cooperative launch of kernel '{0}' has {1} CTAs, but "
+                  "at most {2} of its size can be live at once",
+                  K.Name, NumCTAs, Max));
+    auto Address = reinterpret_cast<uintptr_t>(Workspace);
+    EnvRegs[1] = uint32_t(uint64_t(Address) >> 32);
+    EnvRegs[2] = uint32_t(Address);
+  }
+  // Only CTAs whose warps run as fibers can wait for each other; the others
+  // run one after another even in a cooperative launch.
+  bool CoResident = C.Cooperative && K.Layout.UsesCTABarriers;
+  unsigned Workers = C.NumThreads ? C.NumThreads : getNumMultiprocessors();
   Workers = unsigned(std::min<uint64_t>(Workers, NumCTAs));
 
   // Faults in the kernel come back as errors (CTAWorker::runCTA).
@@ -412,19 +634,31 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
   std::vector<LaunchStats> PerWorker(Workers);
 
   runtime::FiberStackPool Pool;
+  CooperativeGrid Grid(Workers, C.GridStallSeconds);
+  auto Record = [&](Error E) {
+    if (!E)
+      return;
+    std::lock_guard<std::mutex> G(ErrorLock);
+    if (!Queue.Failed.exchange(true))
+      FirstError = std::move(E);
+    else
+      consumeError(std::move(E));
+  };
   auto Work = [&](unsigned Index) {
-    CTAWorker W(K, Params, C, Index, Workers, Pool);
-    if (Error E = W.runFrom(Queue)) {
-      std::lock_guard<std::mutex> G(ErrorLock);
-      if (!Queue.Failed.exchange(true))
-        FirstError = std::move(E);
-      else
-        consumeError(std::move(E));
+    if (CoResident) {
+      CooperativeWorker W(K, Params, C, Index, Workers, Pool, EnvRegs, Grid);
+      Record(W.run(Queue.Failed));
+      PerWorker[Index] = W.Stats;
+      return;
     }
+    CTAWorker W(K, Params, C, Index, Workers, Pool, EnvRegs);
+    Record(W.runFrom(Queue));
     PerWorker[Index] = W.Stats;
   };
 
-  if (C.Pool) {
+  // The workers of a co-resident grid must all run at once: a pool may
+  // start them one after another, or be busy with another launch.
+  if (C.Pool && !CoResident) {
     ThreadPoolTaskGroup Group(*C.Pool);
     for (unsigned I = 1; I < Workers; ++I)
       Group.async(Work, I);

@@ -68,6 +68,10 @@ extern "C" void ptxjit_rt_exit_lanes(void *Runtime, uint32_t Lanes) {
 
 extern "C" void ptxjit_rt_yield(void *Runtime) { scheduler(Runtime).yield(); }
 
+extern "C" void ptxjit_rt_spin_yield(void *Runtime, uint32_t Line) {
+  scheduler(Runtime).spinYield(Line);
+}
+
 std::vector<std::pair<std::string, void *>> runtime::getRuntimeSymbols() {
   return {
 #define PTXJIT_RUNTIME_ENTRY(Id, Name, Effects, Type)                          \

@@ -66,6 +66,13 @@ struct LaunchOptions {
   unsigned NumThreads = 0;
   /// Filled when the launch has run (read it after synchronizing).
   LaunchStats *Stats = nullptr;
+  /// cudaLaunchCooperativeKernel: all CTAs live at once, grid.sync() works;
+  /// more CTAs than fit (runtime::getMaxCoResidentCTAs) fail with
+  /// CooperativeLaunchTooLarge.
+  bool Cooperative = false;
+  /// Cooperative launches: a grid that has only waited this long is
+  /// deadlocked (LaunchFailure).
+  double GridStallSeconds = 5;
 };
 
 class Context {

@@ -55,6 +55,7 @@ enum class LaunchFailure : uint8_t {
   IllegalInstruction,   ///< brx.idx past its table
   Deadlock,             ///< lanes wait for lanes that never arrive
   Cancelled,            ///< the launch's cancel flag (a time limit)
+  CooperativeTooLarge,  ///< more CTAs than can be live at once
 };
 
 /// A launch stopped or was refused; the message says where and why.

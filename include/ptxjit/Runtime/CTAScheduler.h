@@ -98,8 +98,28 @@ public:
   /// when the warp function returns exit then.
   void exitLanes(LaneMask Lanes);
   /// Lets the other ready warps run first, e.g. in a loop spinning on a flag
-  /// that another warp sets. Does nothing without fibers.
-  void yield();
+  /// that another warp sets. Does nothing without fibers. In a cooperative
+  /// launch the other CTAs of the worker run first too (setGridYield).
+  void yield() { yieldWarp(/*SpinLine=*/0); }
+  /// yield() from a loop that only waits for others (SpinYield), at PTX
+  /// line Line.
+  void spinYield(uint32_t Line) { yieldWarp(Line ? Line : ~0u); }
+
+  /// Cooperative launches: after a warp yields, run() calls Fn(Arg) on the
+  /// CTA's stack, which runs the worker's other CTAs before it returns.
+  using GridYieldFn = void (*)(void *Arg);
+  void setGridYield(GridYieldFn Fn, void *Arg) {
+    GridYield = Fn;
+    GridYieldArg = Arg;
+  }
+  /// Counts what moves the CTA on: warps that exit, warps a barrier
+  /// releases, yields from loops that do more than wait.
+  uint64_t progress() const { return Progress; }
+  /// The warp and PTX line of the last yield, if it came from a loop that
+  /// only waits (SpinYield); Line 0 otherwise.
+  unsigned lastSpinWarp() const { return SpinWarp; }
+  uint32_t lastSpinLine() const { return SpinLine == ~0u ? 0 : SpinLine; }
+  bool lastYieldSpun() const { return SpinLine != 0; }
 
   unsigned currentWarp() const { return Current; }
   LaneMask liveLanes() const { return Barriers.liveLanes(Current); }
@@ -126,6 +146,8 @@ private:
   };
 
   static void warpMain(void *Slot);
+  /// SpinLine: 0 for a plain yield, else the line (~0u if unknown).
+  void yieldWarp(uint32_t SpinLine);
   llvm::Error startCTA(const CTALaunch &L, bool WithFibers);
   void wake(unsigned Warp);
   void pushReady(unsigned Warp);
@@ -154,6 +176,13 @@ private:
   bool OnFibers = false;
   /// Set by a warp to stop the CTA; run() returns it.
   llvm::Error Stop = llvm::Error::success();
+  GridYieldFn GridYield = nullptr;
+  void *GridYieldArg = nullptr;
+  /// A warp yielded to the grid: run() calls GridYield next.
+  bool GridYieldPending = false;
+  uint64_t Progress = 0;
+  uint32_t SpinLine = 0;
+  unsigned SpinWarp = 0;
   /// Ring of ready warps; each warp is in it at most once.
   llvm::SmallVector<unsigned, 32> ReadyRing;
   unsigned ReadyHead = 0;

@@ -33,6 +33,14 @@ struct LaunchConfig {
   const std::atomic<bool> *Cancel = nullptr;
   /// Threads to run CTAs on besides the caller's; null: start them.
   llvm::ThreadPoolInterface *Pool = nullptr;
+  /// A cooperative launch (cudaLaunchCooperativeKernel): all CTAs are live
+  /// at once, so they may wait for each other (grid.sync()), and %envreg1:
+  /// %envreg2 hold the address of a zeroed grid barrier workspace. At most
+  /// getMaxCoResidentCTAs CTAs.
+  bool Cooperative = false;
+  /// Cooperative launches: a grid whose live CTAs all only wait, with no
+  /// CTA moving on for this long, is deadlocked (GridProgress.h).
+  double GridStallSeconds = 5;
 };
 
 struct LaunchStats {
@@ -46,6 +54,19 @@ constexpr unsigned MaxThreadsPerBlock = 1024;
 /// raised cudaFuncAttributeMaxDynamicSharedMemorySize (163 KiB on sm_80).
 constexpr unsigned MaxSharedBytesPerBlock = 48 * 1024;
 constexpr unsigned MaxSharedBytesPerBlockOptin = 163 * 1024;
+
+/// The emulated multiprocessors (cudaDevAttrMultiProcessorCount): one per
+/// host thread.
+unsigned getNumMultiprocessors();
+/// CTAs of ThreadsPerBlock threads and SharedBytes of shared memory one
+/// multiprocessor holds at once, as on sm_80 (64 warps, 32 CTAs, 164 KiB):
+/// cudaOccupancyMaxActiveBlocksPerMultiprocessor. Each live warp of a
+/// cooperative launch costs a fiber stack, so this also bounds their memory.
+unsigned getMaxActiveCTAsPerMultiprocessor(uint64_t ThreadsPerBlock,
+                                           uint64_t SharedBytes);
+/// The most CTAs a cooperative launch of Config may have.
+uint64_t getMaxCoResidentCTAs(const LaunchConfig &Config,
+                              const KernelLayout &Layout);
 
 /// Checks what a GPU would reject: block and grid dimensions, shared memory.
 llvm::Error validateLaunch(const LaunchConfig &Config,
