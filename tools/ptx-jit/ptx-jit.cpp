@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/Driver/ExecProgram.h"
+#include "ptxjit/Driver/ListModule.h"
 #include "ptxjit/Driver/LoadInput.h"
 #include "ptxjit/Driver/RunKernel.h"
 #include "ptxjit/JIT/KernelJIT.h"
@@ -369,7 +370,7 @@ int main(int argc, char **argv) {
   if (!Out)
     return reportError(Out.takeError());
   if (ListCmd)
-    ptx::printModuleSummary(**M, (*Out)->os());
+    driver::printModuleList(**M, (*Out)->os());
   else if (PrintCmd && !AfterPass.empty()) {
     if (Error E = printAfterPass(**M, (*Out)->os()))
       return reportError(std::move(E));
