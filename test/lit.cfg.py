@@ -42,5 +42,16 @@ if nvcc:
     config.substitutions.append(
         ("%nvcc", nvcc + " -cudart shared -arch=sm_80 -O2 -std=c++17"))
 
+# A CUDA installation as ptx-jit looks for one (CUDA_PATH, /usr/local/cuda):
+# with it, .cu inputs get CUDA's headers and libdevice; without, ptx-jit's
+# own device headers (tests force that with --no-cuda-installation).
+llvm_config.with_system_environment(["CUDA_PATH"])
+def is_cuda_installation(path):
+    return (os.path.isfile(os.path.join(path, "include", "cuda_runtime.h")) and
+            os.path.isfile(os.path.join(path, "nvvm", "libdevice", "libdevice.10.bc")))
+if any(is_cuda_installation(p) for p in
+       [os.environ.get("CUDA_PATH", ""), "/usr/local/cuda"] if p):
+    config.available_features.add("cuda-installation")
+
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%srcroot", config.ptxjit_src_root))

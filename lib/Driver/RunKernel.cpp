@@ -3,6 +3,7 @@
 #include "ptxjit/Driver/RunKernel.h"
 #include "ptxjit/Device/Context.h"
 #include "ptxjit/Driver/KernelArguments.h"
+#include "ptxjit/Driver/KernelNames.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/Runtime/Launch.h"
 #include "llvm/ADT/StringExtras.h"
@@ -33,26 +34,49 @@ Error driver::parseDim3(StringRef Text, StringRef What, uint32_t Dims[3]) {
   return Error::success();
 }
 
+/// "a (x), b, c (y)": each kernel's name with its C++ signature.
+static std::string listKernels(ArrayRef<const ptx::Function *> Kernels,
+                               StringRef Separator) {
+  std::string Text;
+  for (const ptx::Function *F : Kernels)
+    Text += (Text.empty() ? "" : Separator.str()) + describeKernelName(F->Name);
+  return Text;
+}
+
 Expected<const ptx::Function *> driver::selectKernel(const ptx::Module &M,
                                                      StringRef Name) {
-  SmallVector<StringRef, 4> Entries;
+  SmallVector<const ptx::Function *, 4> Entries;
   for (const ptx::Function &F : M.Functions)
     if (F.IsEntry && F.HasBody)
-      Entries.push_back(F.Name);
+      Entries.push_back(&F);
   if (!Name.empty()) {
-    const ptx::Function *F = M.findFunction(Name);
-    if (F && F->IsEntry && F->HasBody)
-      return F;
+    for (const ptx::Function *F : Entries)
+      if (F->Name == Name)
+        return F;
+    // A C++ kernel by its demangled name: unique base name, or signature.
+    SmallVector<const ptx::Function *, 4> Matches;
+    for (const ptx::Function *F : Entries)
+      if (kernelNameMatches(F->Name, Name))
+        Matches.push_back(F);
+    if (Matches.size() == 1)
+      return Matches[0];
+    if (Matches.size() > 1)
+      return makeError("kernel name '" + Name + "' is ambiguous: it names " +
+                       Twine(Matches.size()) +
+                       " kernels; choose one with -k 'SIGNATURE' or the "
+                       "mangled name:\n  " +
+                       listKernels(Matches, "\n  "));
     return makeError(
         "no kernel named '" + Name + "'; kernels: " +
-        (Entries.empty() ? std::string("none") : join(Entries, ", ")));
+        (Entries.empty() ? std::string("none") : listKernels(Entries, ", ")));
   }
   if (Entries.size() == 1)
-    return M.findFunction(Entries[0]);
+    return Entries[0];
   if (Entries.empty())
     return makeError("the module has no kernel (.entry)");
-  return makeError("the module has " + Twine(Entries.size()) +
-                   " kernels; choose one with -k: " + join(Entries, ", "));
+  return makeError(
+      "the module has " + Twine(Entries.size()) +
+      " kernels; choose one with -k: " + listKernels(Entries, ", "));
 }
 
 static Expected<driver::ParamDesc> describeParam(const ptx::VariableDecl &P) {

@@ -5,7 +5,6 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/raw_ostream.h"
 #include <functional>
 
 using namespace llvm;
@@ -114,62 +113,4 @@ uint64_t ptxjit::ptx::getStaticSharedSize(const Module &M,
                                           const Function &Kernel) {
   SmallVector<SharedVariableOffset, 8> Offsets;
   return layoutStaticShared(M, Kernel, Offsets);
-}
-
-static void printParam(const VariableDecl &P, raw_ostream &OS) {
-  OS << "    " << P.Name << ": ";
-  if (P.VectorWidth > 1)
-    OS << ".v" << unsigned(P.VectorWidth) << ' ';
-  OS << getSpelling(P.Type);
-  for (uint64_t D : P.Dims)
-    OS << '[' << D << ']';
-  OS << ", size " << getParamSize(P) << ", align " << getParamAlign(P);
-  if (P.IsPtr) {
-    OS << ", .ptr";
-    if (P.PtrSpace != StateSpace::None)
-      OS << ' ' << getSpelling(P.PtrSpace);
-    if (P.PtrAlign)
-      OS << " .align " << P.PtrAlign;
-  }
-  OS << '\n';
-}
-
-static void printDims(StringRef Name, const uint32_t *Dims, unsigned N,
-                      raw_ostream &OS) {
-  if (!N)
-    return;
-  OS << "  " << Name << ' ';
-  for (unsigned I = 0; I != N; ++I)
-    OS << (I ? ", " : "") << Dims[I];
-  OS << '\n';
-}
-
-void ptxjit::ptx::printModuleSummary(const Module &M, raw_ostream &OS) {
-  for (const Function &F : M.Functions) {
-    if (M.findFunction(F.Name) != &F)
-      continue; // a forward declaration of a function defined later
-    OS << (F.IsEntry ? "kernel " : "function ") << F.Name;
-    if (!F.HasBody)
-      OS << " (declaration)";
-    OS << '\n';
-    if (!F.Returns.empty()) {
-      OS << "  returns:\n";
-      for (const VariableDecl &P : F.Returns)
-        printParam(P, OS);
-    }
-    OS << "  params:" << (F.Params.empty() ? " none" : "") << '\n';
-    for (const VariableDecl &P : F.Params)
-      printParam(P, OS);
-    if (F.IsEntry)
-      OS << "  static shared memory: " << getStaticSharedSize(M, F)
-         << " bytes\n";
-    printDims(".reqntid", F.ReqNTid, F.NumReqNTid, OS);
-    printDims(".maxntid", F.MaxNTid, F.NumMaxNTid, OS);
-    if (F.MinNCTAPerSM)
-      OS << "  .minnctapersm " << F.MinNCTAPerSM << '\n';
-    if (F.MaxNCTAPerSM)
-      OS << "  .maxnctapersm " << F.MaxNCTAPerSM << '\n';
-    if (F.MaxNReg)
-      OS << "  .maxnreg " << F.MaxNReg << '\n';
-  }
 }

@@ -7,11 +7,14 @@
 //              as a pass of the lowering pipeline leaves it (--after)
 //   run        run one kernel with arguments given on the command line
 //   emit-llvm  print the warp-vectorized LLVM IR of a kernel
+//   ptx        print the PTX Clang compiles a CUDA source file to
 //   exec       run a CUDA program with ptx-jit's CUDA runtime library
 //
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/Driver/ExecProgram.h"
+#include "ptxjit/Driver/ListModule.h"
+#include "ptxjit/Driver/LoadInput.h"
 #include "ptxjit/Driver/RunKernel.h"
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
@@ -24,6 +27,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -35,6 +39,8 @@ using namespace ptxjit;
 
 // ptx-jit's own options; LLVM's hundreds of backend options stay hidden.
 static cl::OptionCategory PtxJitCategory("ptx-jit options");
+static cl::OptionCategory CUDASourceCategory(
+    "CUDA source options (inputs named *.cu, compiled in-process by Clang)");
 
 static cl::SubCommand CheckCmd("check", "Parse and verify a PTX file");
 static cl::SubCommand ListCmd("list",
@@ -46,6 +52,10 @@ static cl::SubCommand PrintCmd("print",
 static cl::SubCommand RunCmd("run", "Run one kernel of a PTX file");
 static cl::SubCommand
     EmitLLVMCmd("emit-llvm", "Print the warp-vectorized LLVM IR of a kernel");
+
+static cl::SubCommand PTXCmd("ptx",
+                             "Print the PTX a CUDA source file (.cu) compiles "
+                             "to");
 
 static cl::SubCommand ExecCmd("exec",
                               "Run a CUDA program (built with nvcc -cudart "
@@ -60,10 +70,12 @@ static cl::list<std::string> ExecArgs(cl::ConsumeAfter,
                                       cl::sub(ExecCmd),
                                       cl::cat(PtxJitCategory));
 
-static cl::opt<std::string>
-    InputFile(cl::Positional, cl::Required, cl::desc("<file.ptx | ->"),
-              cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(PrintCmd),
-              cl::sub(RunCmd), cl::sub(EmitLLVMCmd), cl::cat(PtxJitCategory));
+static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
+                                      cl::desc("<file.ptx | file.cu | ->"),
+                                      cl::sub(CheckCmd), cl::sub(ListCmd),
+                                      cl::sub(PrintCmd), cl::sub(RunCmd),
+                                      cl::sub(EmitLLVMCmd), cl::sub(PTXCmd),
+                                      cl::cat(PtxJitCategory));
 static cl::opt<unsigned> ErrorLimit("error-limit", cl::init(50),
                                     cl::desc("Stop printing after N errors"),
                                     cl::sub(CheckCmd), cl::sub(ListCmd),
@@ -127,7 +139,7 @@ static cl::opt<std::string>
                cl::desc("Write the output to <file> (default: standard "
                         "output); nothing is left there if ptx-jit fails"),
                cl::value_desc("file"), cl::sub(PrintCmd), cl::sub(ListCmd),
-               cl::sub(EmitLLVMCmd), cl::cat(PtxJitCategory));
+               cl::sub(EmitLLVMCmd), cl::sub(PTXCmd), cl::cat(PtxJitCategory));
 static cl::opt<bool> NoVerify("no-verify",
                               cl::desc("Parse only; skip the verifier"),
                               cl::sub(PrintCmd), cl::sub(CheckCmd),
@@ -146,6 +158,54 @@ static cl::opt<std::string>
               cl::value_desc("PASS"), cl::sub(PrintCmd),
               cl::cat(PtxJitCategory));
 
+// CUDA source inputs, for every subcommand that reads a file.
+#define PTXJIT_INPUT_SUBCOMMANDS                                               \
+  cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(PrintCmd), cl::sub(RunCmd),     \
+      cl::sub(EmitLLVMCmd), cl::sub(PTXCmd)
+static cl::list<std::string> IncludeDirs("I", cl::Prefix,
+                                         cl::desc("Add a header search "
+                                                  "directory"),
+                                         cl::value_desc("dir"),
+                                         PTXJIT_INPUT_SUBCOMMANDS,
+                                         cl::cat(CUDASourceCategory));
+static cl::list<std::string> Defines("D", cl::Prefix,
+                                     cl::desc("Define a macro"),
+                                     cl::value_desc("name[=value]"),
+                                     PTXJIT_INPUT_SUBCOMMANDS,
+                                     cl::cat(CUDASourceCategory));
+static cl::opt<std::string> LanguageStd("std",
+                                        cl::desc("C++ standard (c++17, ...)"),
+                                        cl::value_desc("standard"),
+                                        PTXJIT_INPUT_SUBCOMMANDS,
+                                        cl::cat(CUDASourceCategory));
+static cl::opt<std::string> GPUArch("gpu-arch", cl::init("sm_80"),
+                                    cl::desc("GPU architecture to compile "
+                                             "for (default sm_80)"),
+                                    cl::value_desc("sm_XX"),
+                                    PTXJIT_INPUT_SUBCOMMANDS,
+                                    cl::cat(CUDASourceCategory));
+static cl::opt<std::string>
+    CUDAPath("cuda-path",
+             cl::desc("CUDA installation for headers and libdevice "
+                      "(default: $CUDA_PATH, then /usr/local/cuda)"),
+             cl::value_desc("dir"), PTXJIT_INPUT_SUBCOMMANDS,
+             cl::cat(CUDASourceCategory));
+static cl::opt<bool> NoCUDAInstallation(
+    "no-cuda-installation",
+    cl::desc("Use ptx-jit's own device headers even if CUDA is installed "
+             "(no libdevice math)"),
+    PTXJIT_INPUT_SUBCOMMANDS, cl::cat(CUDASourceCategory));
+static cl::opt<bool>
+    PrintCC1("print-clang-cc1", cl::Hidden,
+             cl::desc("Print the arguments of Clang's -cc1 compilation"),
+             PTXJIT_INPUT_SUBCOMMANDS, cl::cat(CUDASourceCategory));
+static cl::opt<unsigned> CUDAOptLevel(
+    "cuda-opt-level", cl::init(3),
+    cl::desc("Clang's optimization level for CUDA source (default 3)"),
+    cl::value_desc("0-3"), PTXJIT_INPUT_SUBCOMMANDS,
+    cl::cat(CUDASourceCategory));
+#undef PTXJIT_INPUT_SUBCOMMANDS
+
 static int reportError(Error E) {
   handleAllErrors(std::move(E), [](const ErrorInfoBase &EI) {
     WithColor::error(errs(), "ptx-jit") << EI.message() << '\n';
@@ -153,11 +213,21 @@ static int reportError(Error E) {
   return 1;
 }
 
-static Expected<std::unique_ptr<ptx::Module>> load() {
-  ptx::FrontEndOptions Opts;
-  Opts.ErrorLimit = ErrorLimit;
-  Opts.Verify = !NoVerify;
-  return ptx::loadModuleFile(InputFile, errs(), Opts);
+static driver::InputOptions getInputOptions() {
+  driver::InputOptions Opts;
+  Opts.FrontEnd.ErrorLimit = ErrorLimit;
+  Opts.FrontEnd.Verify = !NoVerify;
+  cudasource::CompileOptions &CUDA = Opts.CUDA;
+  CUDA.IncludeDirs.assign(IncludeDirs.begin(), IncludeDirs.end());
+  CUDA.Defines.assign(Defines.begin(), Defines.end());
+  CUDA.Std = LanguageStd;
+  CUDA.GPUArch = GPUArch;
+  CUDA.CUDAPath = CUDAPath;
+  CUDA.NoCUDAInstallation = NoCUDAInstallation;
+  CUDA.OptLevel = CUDAOptLevel;
+  if (PrintCC1)
+    CUDA.PrintCC1Args = &errs();
+  return Opts;
 }
 
 /// Prints M with each function body replaced by what the pipeline makes of
@@ -212,8 +282,8 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter(printVersion);
   for (cl::SubCommand *Sub :
        {&cl::SubCommand::getTopLevel(), &CheckCmd, &ListCmd, &PrintCmd, &RunCmd,
-        &EmitLLVMCmd, &ExecCmd})
-    cl::HideUnrelatedOptions(PtxJitCategory, *Sub);
+        &EmitLLVMCmd, &PTXCmd, &ExecCmd})
+    cl::HideUnrelatedOptions({&PtxJitCategory, &CUDASourceCategory}, *Sub);
   cl::ParseCommandLineOptions(argc, argv,
                               "ptx-jit: run NVIDIA PTX kernels on the CPU\n");
   if (ExecCmd) {
@@ -224,7 +294,8 @@ int main(int argc, char **argv) {
     Args.insert(Args.end(), ExecArgs.begin(), ExecArgs.end());
     return reportError(driver::execProgram(*Dir, Args));
   }
-  if (!CheckCmd && !ListCmd && !PrintCmd && !RunCmd && !EmitLLVMCmd) {
+  if (!CheckCmd && !ListCmd && !PrintCmd && !RunCmd && !EmitLLVMCmd &&
+      !PTXCmd) {
     WithColor::error(errs(), "ptx-jit")
         << "no subcommand given; see 'ptx-jit --help'\n";
     return 1;
@@ -232,8 +303,24 @@ int main(int argc, char **argv) {
   if (OptLevel > 3)
     return reportError(
         createStringError(inconvertibleErrorCode(), "-O must be 0, 1, 2 or 3"));
+  if (CUDAOptLevel > 3)
+    return reportError(createStringError(
+        inconvertibleErrorCode(), "--cuda-opt-level must be 0, 1, 2 or 3"));
+  if (PTXCmd) {
+    Expected<std::unique_ptr<MemoryBuffer>> PTX =
+        driver::readPTX(InputFile, getInputOptions(), errs());
+    if (!PTX)
+      return reportError(PTX.takeError());
+    Expected<std::unique_ptr<ToolOutputFile>> Out = openOutput();
+    if (!Out)
+      return reportError(Out.takeError());
+    (*Out)->os() << (*PTX)->getBuffer();
+    (*Out)->keep();
+    return 0;
+  }
   auto ParseStart = std::chrono::steady_clock::now();
-  Expected<std::unique_ptr<ptx::Module>> M = load();
+  Expected<std::unique_ptr<ptx::Module>> M =
+      driver::loadInput(InputFile, getInputOptions(), errs());
   if (!M)
     return reportError(M.takeError());
   double ParseSeconds = std::chrono::duration<double>(
@@ -283,7 +370,7 @@ int main(int argc, char **argv) {
   if (!Out)
     return reportError(Out.takeError());
   if (ListCmd)
-    ptx::printModuleSummary(**M, (*Out)->os());
+    driver::printModuleList(**M, (*Out)->os());
   else if (PrintCmd && !AfterPass.empty()) {
     if (Error E = printAfterPass(**M, (*Out)->os()))
       return reportError(std::move(E));

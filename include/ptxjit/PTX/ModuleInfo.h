@@ -6,10 +6,6 @@
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 
-namespace llvm {
-class raw_ostream;
-} // namespace llvm
-
 namespace ptxjit {
 namespace ptx {
 
@@ -49,11 +45,6 @@ layoutStaticShared(const Module &M, const Function &Kernel,
                    llvm::SmallVectorImpl<SharedVariableOffset> &Offsets);
 /// Bytes of static shared memory (layoutStaticShared's total).
 uint64_t getStaticSharedSize(const Module &M, const Function &Kernel);
-
-/// Prints `ptx-jit list` output: every kernel and device function, its
-/// parameters (name, PTX type, size, alignment), static shared memory, and
-/// .reqntid/.maxntid.
-void printModuleSummary(const Module &M, llvm::raw_ostream &OS);
 
 } // namespace ptx
 } // namespace ptxjit
