@@ -83,21 +83,20 @@ static void readOptions(CUlinkState State, unsigned NumOptions,
   if (!Options || !Values)
     return;
   for (unsigned I = 0; I != NumOptions; ++I) {
-    uintptr_t Value = reinterpret_cast<uintptr_t>(Values[I]);
-    switch (Options[I]) {
+    int Option = Options[I];
+    LogBuffer &Log = Option == CU_JIT_ERROR_LOG_BUFFER ||
+                             Option == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
+                         ? State->ErrorLog
+                         : State->InfoLog;
+    switch (Option) {
     case CU_JIT_ERROR_LOG_BUFFER:
-      State->ErrorLog.Data = static_cast<char *>(Values[I]);
+    case CU_JIT_INFO_LOG_BUFFER:
+      Log.Data = static_cast<char *>(Values[I]);
       break;
     case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
-      State->ErrorLog.Size = unsigned(Value);
-      State->ErrorLog.FilledSlot = &Values[I];
-      break;
-    case CU_JIT_INFO_LOG_BUFFER:
-      State->InfoLog.Data = static_cast<char *>(Values[I]);
-      break;
     case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
-      State->InfoLog.Size = unsigned(Value);
-      State->InfoLog.FilledSlot = &Values[I];
+      Log.Size = unsigned(reinterpret_cast<uintptr_t>(Values[I]));
+      Log.FilledSlot = &Values[I];
       break;
     case CU_JIT_WALL_TIME:
       State->WallTimeSlot = &Values[I];

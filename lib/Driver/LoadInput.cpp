@@ -11,12 +11,9 @@ using namespace ptxjit::driver;
 
 Expected<std::unique_ptr<MemoryBuffer>>
 driver::readPTX(StringRef Path, const InputOptions &Opts, raw_ostream &Diag) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = ptx::readSourceFile(Path);
   if (!Buf)
-    return createStringError(Buf.getError(), "cannot read '%s': %s",
-                             Path.str().c_str(),
-                             Buf.getError().message().c_str());
+    return Buf.takeError();
   if (!cudasource::isCUDASourcePath(Path))
     return std::move(*Buf);
   Expected<std::string> PTX =

@@ -30,14 +30,22 @@ ptxjit::ptx::loadModule(std::unique_ptr<MemoryBuffer> Source,
   return std::move(M);
 }
 
-Expected<std::unique_ptr<Module>>
-ptxjit::ptx::loadModuleFile(StringRef Path, raw_ostream &DiagOS,
-                            const FrontEndOptions &Opts) {
+Expected<std::unique_ptr<MemoryBuffer>>
+ptxjit::ptx::readSourceFile(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
   if (!Buf)
     return createStringError(Buf.getError(), "cannot read '%s': %s",
                              Path.str().c_str(),
                              Buf.getError().message().c_str());
+  return std::move(*Buf);
+}
+
+Expected<std::unique_ptr<Module>>
+ptxjit::ptx::loadModuleFile(StringRef Path, raw_ostream &DiagOS,
+                            const FrontEndOptions &Opts) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readSourceFile(Path);
+  if (!Buf)
+    return Buf.takeError();
   return loadModule(std::move(*Buf), DiagOS, Opts);
 }

@@ -28,6 +28,10 @@ llvm::Expected<std::unique_ptr<Module>>
 loadModule(std::unique_ptr<llvm::MemoryBuffer> Source,
            llvm::raw_ostream &DiagOS, const FrontEndOptions &Opts = {});
 
+/// Reads Path ("-" is standard input) as text; the error names the file.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readSourceFile(llvm::StringRef Path);
+
 /// Reads Path ("-" is standard input) and calls loadModule.
 llvm::Expected<std::unique_ptr<Module>>
 loadModuleFile(llvm::StringRef Path, llvm::raw_ostream &DiagOS,
