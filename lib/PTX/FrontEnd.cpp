@@ -3,6 +3,7 @@
 #include "ptxjit/PTX/FrontEnd.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/Diagnostics.h"
+#include "ptxjit/PTX/InputKind.h"
 #include "ptxjit/PTX/Parser.h"
 #include "ptxjit/PTX/Verifier.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -14,6 +15,11 @@ using namespace ptxjit::ptx;
 Expected<std::unique_ptr<Module>>
 ptxjit::ptx::loadModule(std::unique_ptr<MemoryBuffer> Source,
                         raw_ostream &DiagOS, const FrontEndOptions &Opts) {
+  if (std::optional<std::string> What =
+          describeNonPTXInput(Source->getBuffer()))
+    return createStringError(inconvertibleErrorCode(), "%s: %s",
+                             Source->getBufferIdentifier().str().c_str(),
+                             What->c_str());
   auto M = std::make_unique<Module>(std::move(Source));
   DiagnosticEngine Diags(M->getSourceMgr(), DiagOS);
   Diags.setErrorLimit(Opts.ErrorLimit);

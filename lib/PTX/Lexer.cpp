@@ -2,13 +2,18 @@
 
 #include "ptxjit/PTX/Lexer.h"
 #include "ptxjit/PTX/Diagnostics.h"
+#include "ptxjit/PTX/InputKind.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace llvm;
 using namespace ptxjit::ptx;
 
 Lexer::Lexer(StringRef Buffer, DiagnosticEngine &Diags)
-    : Cur(Buffer.begin()), End(Buffer.end()), Diags(Diags) {}
+    : Cur(Buffer.begin()), End(Buffer.end()), Diags(Diags) {
+  // A byte-order mark is how some editors say "UTF-8"; it is not PTX.
+  if (Buffer.starts_with(UTF8ByteOrderMark))
+    Cur += UTF8ByteOrderMark.size();
+}
 
 namespace {
 /// Character classes as one table look-up each: the lexer tests every byte

@@ -11,6 +11,7 @@
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/Diagnostics.h"
 #include "ptxjit/PTX/Lexer.h"
+#include "ptxjit/PTX/Targets.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/SourceMgr.h"
@@ -354,6 +355,14 @@ bool Parser::parseVersion() {
   if (!Tok.is(Token::DecFloat) && !Tok.is(Token::Integer))
     return expected("a version number");
   M.Version = Tok.Text.str();
+  auto [MajorText, MinorText] = Tok.Text.split('.');
+  unsigned Major = 0, Minor = 0;
+  if (!MajorText.getAsInteger(10, Major) &&
+      (MinorText.empty() || !MinorText.getAsInteger(10, Minor)) &&
+      isNewerThanSupported(Major, Minor))
+    Diags.report(
+        Tok.getLoc(), DiagID::warn_newer_version, Tok.Text,
+        formatv("{0}.{1}", SupportedVersionMajor, SupportedVersionMinor));
   next();
   return true;
 }
@@ -364,6 +373,8 @@ bool Parser::parseTarget() {
     if (!Tok.is(Token::Identifier))
       return expected("a target name");
     M.Targets.push_back(Tok.Text.str());
+    if (!isKnownTarget(Tok.Text))
+      Diags.report(Tok.getLoc(), DiagID::warn_unknown_target, Tok.Text);
     next();
   } while (consumeIf(Token::Comma));
   return true;
