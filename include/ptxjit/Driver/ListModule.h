@@ -3,6 +3,8 @@
 #ifndef PTXJIT_DRIVER_LISTMODULE_H
 #define PTXJIT_DRIVER_LISTMODULE_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace llvm {
 class raw_ostream;
 } // namespace llvm
@@ -17,7 +19,11 @@ namespace driver {
 /// C++ signature when its name is mangled), its parameters (name, PTX type,
 /// size, alignment, .ptr attributes), static shared memory, and the
 /// performance directives (.reqntid, .maxntid, ...).
-void printModuleList(const ptx::Module &M, llvm::raw_ostream &OS);
+/// Prints M's kernels and functions with their parameters (and, for
+/// kernels, how they use them), shared memory, launch bounds and a `run`
+/// command line for the file at Path.
+void printModuleList(const ptx::Module &M, llvm::raw_ostream &OS,
+                     llvm::StringRef Path);
 
 } // namespace driver
 } // namespace ptxjit
