@@ -141,16 +141,33 @@ Expected<ArgSpec> ptxjit::driver::parseArgSpec(StringRef Spec) {
   if (Spec.empty())
     return createStringError("empty SPEC");
 
-  StringRef Head = Spec.take_while(isAlnum);
-  StringRef Rest = Spec.drop_front(Head.size());
+  // NAME=TYPE[...]: a name never parses as a literal, so this is not
+  // ambiguous with a scalar.
+  StringRef Name;
+  StringRef Unnamed = Spec;
+  StringRef Ident =
+      Spec.take_while([](char C) { return isAlnum(C) || C == '_'; });
+  StringRef AfterIdent = Spec.drop_front(Ident.size()).ltrim();
+  if (!Ident.empty() && !isDigit(Ident.front()) &&
+      AfterIdent.consume_front("=")) {
+    Name = Ident;
+    Unnamed = AfterIdent.ltrim();
+  }
+  StringRef Head = Unnamed.take_while(isAlnum);
+  StringRef Rest = Unnamed.drop_front(Head.size());
   if (std::optional<ElementType> Ty = parseElementType(Head)) {
     Expected<BufferSpec> Buf = parseBuffer(*Ty, Rest);
     if (!Buf)
       return Buf.takeError();
     Arg.Kind = ArgSpec::Buffer;
     Arg.Buf = std::move(*Buf);
+    Arg.Buf.Name = Name.str();
     return Arg;
   }
+  if (!Name.empty())
+    return createStringError("expected a buffer 'TYPE[COUNT]' after '%s=', "
+                             "found '%s' (only buffers take a name)",
+                             Name.str().c_str(), Unnamed.str().c_str());
   if (!Head.empty() && Rest.starts_with("["))
     return createStringError("unknown element type '%s' (expected one of %s)",
                              Head.str().c_str(),

@@ -36,12 +36,28 @@ void ptxjit::driver::printElement(raw_ostream &OS, ElementType Ty,
 }
 
 void ptxjit::driver::printBuffer(raw_ostream &OS, StringRef Name,
-                                 const HostBuffer &Buf) {
+                                 const HostBuffer &Buf, uint64_t Limit) {
+  uint64_t Count = Buf.getCount();
+  bool Summarize = Limit && Count > Limit;
+  // As NumPy summarizes: the first ceil(Limit/2) and last floor(Limit/2).
+  uint64_t Head = Summarize ? Limit - Limit / 2 : Count;
+  uint64_t TailStart = Summarize ? Count - Limit / 2 : Count;
+  auto PrintRange = [&](uint64_t Begin, uint64_t End, bool First) {
+    for (uint64_t I = Begin; I != End; ++I) {
+      if (I != Begin || !First)
+        OS << ", ";
+      printElement(OS, Buf.getElementType(), Buf.getBits(I));
+    }
+  };
   OS << Name << " = [";
-  for (uint64_t I = 0, E = Buf.getCount(); I != E; ++I) {
-    if (I)
-      OS << ", ";
-    printElement(OS, Buf.getElementType(), Buf.getBits(I));
+  PrintRange(0, Head, /*First=*/true);
+  if (Summarize) {
+    OS << ", ...";
+    PrintRange(TailStart, Count, /*First=*/false);
   }
-  OS << "]\n";
+  OS << "]";
+  if (Summarize)
+    OS << " (" << getElementTypeName(Buf.getElementType()) << '[' << Count
+       << "])";
+  OS << '\n';
 }

@@ -76,14 +76,18 @@ SmallVector<void *, 8> KernelArguments::getKernelParams() {
   return Params;
 }
 
-Error KernelArguments::writeOutputs(raw_ostream &OS) const {
+Error KernelArguments::writeOutputs(raw_ostream &OS,
+                                    uint64_t PrintLimit) const {
   Error Failures = Error::success();
   for (const BoundArgument &Arg : Arguments) {
     if (!Arg.Buffer)
       continue;
     const BufferOutput &Out = Arg.Spec.Buf.Output;
     if (Out.Kind == BufferOutput::Print)
-      printBuffer(OS, Arg.Param.Name, *Arg.Buffer);
+      printBuffer(OS,
+                  Arg.Spec.Buf.Name.empty() ? Arg.Param.Name
+                                            : StringRef(Arg.Spec.Buf.Name),
+                  *Arg.Buffer, PrintLimit);
     else if (Out.Kind == BufferOutput::File)
       Failures =
           joinErrors(std::move(Failures), writeBuffer(Out.Path, *Arg.Buffer));

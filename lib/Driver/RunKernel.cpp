@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -79,6 +80,27 @@ Expected<const ptx::Function *> driver::selectKernel(const ptx::Module &M,
       " kernels; choose one with -k: " + listKernels(Entries, ", "));
 }
 
+Error driver::resolveLaunchShape(const ptx::Function &F, RunOptions &Opts) {
+  if (!Opts.BlockGiven && F.NumReqNTid) {
+    std::fill(Opts.Block, Opts.Block + 3, 1);
+    std::copy(F.ReqNTid, F.ReqNTid + F.NumReqNTid, Opts.Block);
+    Opts.BlockGiven = true;
+  }
+  StringRef Kernel = F.Name;
+  if (!Opts.GridGiven && !Opts.BlockGiven)
+    return makeError("no launch shape for kernel '" + Kernel +
+                     "': give the grid with -g X[,Y[,Z]] (CTAs) and the "
+                     "block with -b X[,Y[,Z]] (threads per CTA)");
+  if (!Opts.BlockGiven)
+    return makeError("no block size for kernel '" + Kernel +
+                     "': give it with -b X[,Y[,Z]] (threads per CTA); the "
+                     "kernel declares no .reqntid");
+  if (!Opts.GridGiven)
+    return makeError("no grid size for kernel '" + Kernel +
+                     "': give it with -g X[,Y[,Z]] (CTAs)");
+  return Error::success();
+}
+
 static Expected<driver::ParamDesc> describeParam(const ptx::VariableDecl &P) {
   std::string Name = P.Name.str();
   if (!P.Dims.empty() || P.VectorWidth != 1)
@@ -103,14 +125,16 @@ static Expected<driver::ParamDesc> describeParam(const ptx::VariableDecl &P) {
                    ptx::getSpelling(P.Type) + ", which --arg cannot set");
 }
 
-Error driver::runKernel(std::unique_ptr<ptx::Module> PTX,
-                        const RunOptions &Opts, double ParseSeconds,
-                        raw_ostream &Out, raw_ostream &Err) {
+Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
+                        double ParseSeconds, raw_ostream &Out,
+                        raw_ostream &Err) {
   using Clock = std::chrono::steady_clock;
   Expected<const ptx::Function *> K = selectKernel(*PTX, Opts.Kernel);
   if (!K)
     return K.takeError();
   const ptx::Function &F = **K;
+  if (Error E = resolveLaunchShape(F, Opts))
+    return E;
   std::string KernelName = F.Name.str();
 
   std::vector<driver::ParamDesc> Params;
@@ -180,7 +204,7 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX,
   }
   double RunSeconds =
       std::chrono::duration<double>(Clock::now() - RunStart).count();
-  if (Error E = Args->writeOutputs(Out))
+  if (Error E = Args->writeOutputs(Out, Opts.PrintLimit))
     return E;
   if (Opts.PrintStats)
     Err << formatv("ptx-jit: parse {0:f3} ms, jit {1:f3} ms, run {2:f3} ms, "

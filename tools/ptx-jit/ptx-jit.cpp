@@ -39,6 +39,9 @@ using namespace ptxjit;
 
 // ptx-jit's own options; LLVM's hundreds of backend options stay hidden.
 static cl::OptionCategory PtxJitCategory("ptx-jit options");
+static cl::OptionCategory LaunchCategory("Launch options (run)");
+static cl::OptionCategory ArgumentCategory(
+    "Kernel argument options (run): --arg SPEC, one per parameter");
 static cl::OptionCategory CUDASourceCategory(
     "CUDA source options (inputs named *.cu, compiled in-process by Clang)");
 
@@ -76,64 +79,76 @@ static cl::opt<std::string> InputFile(cl::Positional, cl::Required,
                                       cl::sub(PrintCmd), cl::sub(RunCmd),
                                       cl::sub(EmitLLVMCmd), cl::sub(PTXCmd),
                                       cl::cat(PtxJitCategory));
-static cl::opt<unsigned> ErrorLimit("error-limit", cl::init(50),
-                                    cl::desc("Stop printing after N errors"),
-                                    cl::sub(CheckCmd), cl::sub(ListCmd),
-                                    cl::sub(PrintCmd), cl::sub(RunCmd),
-                                    cl::sub(EmitLLVMCmd),
-                                    cl::cat(PtxJitCategory));
+static cl::opt<unsigned>
+    ErrorLimit("error-limit", cl::init(50),
+               cl::desc("Stop printing after N errors (default 50)"),
+               cl::sub(CheckCmd), cl::sub(ListCmd), cl::sub(PrintCmd),
+               cl::sub(RunCmd), cl::sub(EmitLLVMCmd), cl::cat(PtxJitCategory));
 
 // run and emit-llvm.
 static cl::opt<std::string> KernelName("kernel",
-                                       cl::desc("Kernel to run (default: the "
-                                                "file's only .entry)"),
+                                       cl::desc("Kernel to run: its name, C++ "
+                                                "base name or signature (-k; "
+                                                "default: the file's only "
+                                                ".entry)"),
                                        cl::value_desc("name"), cl::sub(RunCmd),
                                        cl::sub(EmitLLVMCmd),
-                                       cl::cat(PtxJitCategory));
+                                       cl::cat(LaunchCategory));
 static cl::alias KernelNameShort("k", cl::aliasopt(KernelName),
                                  cl::desc("Alias for --kernel"),
-                                 cl::cat(PtxJitCategory));
-static cl::opt<std::string> GridDim("grid", cl::init("1"),
-                                    cl::desc("Grid size X[,Y[,Z]]"),
+                                 cl::cat(LaunchCategory));
+static cl::opt<std::string> GridDim("grid",
+                                    cl::desc("Grid size X[,Y[,Z]] in CTAs "
+                                             "(-g; required)"),
                                     cl::value_desc("x,y,z"), cl::sub(RunCmd),
-                                    cl::cat(PtxJitCategory));
+                                    cl::cat(LaunchCategory));
 static cl::alias GridDimShort("g", cl::aliasopt(GridDim),
                               cl::desc("Alias for --grid"),
-                              cl::cat(PtxJitCategory));
-static cl::opt<std::string> BlockDim("block", cl::init("1"),
-                                     cl::desc("Block size X[,Y[,Z]]"),
+                              cl::cat(LaunchCategory));
+static cl::opt<std::string> BlockDim("block",
+                                     cl::desc("Block size X[,Y[,Z]] in "
+                                              "threads (-b; default: the "
+                                              "kernel's .reqntid)"),
                                      cl::value_desc("x,y,z"), cl::sub(RunCmd),
                                      cl::sub(EmitLLVMCmd),
-                                     cl::cat(PtxJitCategory));
+                                     cl::cat(LaunchCategory));
 static cl::alias BlockDimShort("b", cl::aliasopt(BlockDim),
                                cl::desc("Alias for --block"),
-                               cl::cat(PtxJitCategory));
+                               cl::cat(LaunchCategory));
 static cl::opt<unsigned> SharedBytes("shared", cl::init(0),
-                                     cl::desc("Dynamic shared memory in bytes"),
+                                     cl::desc("Dynamic shared memory in bytes "
+                                              "(default 0)"),
                                      cl::value_desc("bytes"), cl::sub(RunCmd),
-                                     cl::cat(PtxJitCategory));
+                                     cl::cat(LaunchCategory));
 static cl::list<std::string>
     ArgSpecs("arg",
              cl::desc("One kernel argument per parameter, in order: a scalar "
                       "literal, or TYPE[COUNT][=INIT][>OUT] for a buffer"),
-             cl::value_desc("spec"), cl::sub(RunCmd), cl::cat(PtxJitCategory));
+             cl::value_desc("spec"), cl::sub(RunCmd),
+             cl::cat(ArgumentCategory));
 static cl::opt<unsigned>
     OptLevel("O", cl::init(2), cl::Prefix,
              cl::desc("Optimization level 0-3 (default 2)"), cl::sub(RunCmd),
              cl::sub(EmitLLVMCmd), cl::cat(PtxJitCategory));
+static cl::opt<uint64_t> PrintLimit(
+    "print-limit", cl::init(0),
+    cl::desc("Print at most N elements of each '>-' buffer: the first and "
+             "last N/2, and the shape (default 0: all)"),
+    cl::value_desc("N"), cl::sub(RunCmd), cl::cat(ArgumentCategory));
 static cl::opt<bool> PrintStats("stats",
                                 cl::desc("Print parse, JIT and run times and "
                                          "the number of CTAs and warps"),
                                 cl::sub(RunCmd), cl::cat(PtxJitCategory));
 static cl::opt<double> Timeout("timeout", cl::init(0),
                                cl::desc("Stop a kernel that runs longer than "
-                                        "this many seconds"),
+                                        "this many seconds (default: "
+                                        "never)"),
                                cl::value_desc("seconds"), cl::sub(RunCmd),
-                               cl::cat(PtxJitCategory));
+                               cl::cat(LaunchCategory));
 static cl::opt<unsigned> Threads("threads", cl::init(0),
                                  cl::desc("Host threads running CTAs (default: "
                                           "one per core)"),
-                                 cl::sub(RunCmd), cl::cat(PtxJitCategory));
+                                 cl::sub(RunCmd), cl::cat(LaunchCategory));
 static cl::opt<std::string>
     OutputFile("o", cl::init("-"),
                cl::desc("Write the output to <file> (default: standard "
@@ -283,7 +298,9 @@ int main(int argc, char **argv) {
   for (cl::SubCommand *Sub :
        {&cl::SubCommand::getTopLevel(), &CheckCmd, &ListCmd, &PrintCmd, &RunCmd,
         &EmitLLVMCmd, &PTXCmd, &ExecCmd})
-    cl::HideUnrelatedOptions({&PtxJitCategory, &CUDASourceCategory}, *Sub);
+    cl::HideUnrelatedOptions({&PtxJitCategory, &LaunchCategory,
+                              &ArgumentCategory, &CUDASourceCategory},
+                             *Sub);
   cl::ParseCommandLineOptions(argc, argv,
                               "ptx-jit: run NVIDIA PTX kernels on the CPU\n");
   if (ExecCmd) {
@@ -330,12 +347,25 @@ int main(int argc, char **argv) {
     driver::RunOptions Opts;
     Opts.Kernel = KernelName;
     Opts.OptLevel = OptLevel;
-    if (Error E = driver::parseDim3(BlockDim, "block size", Opts.Block))
-      return reportError(std::move(E));
+    Opts.BlockGiven = BlockDim.getNumOccurrences();
+    Opts.GridGiven = GridDim.getNumOccurrences();
+    if (Opts.BlockGiven)
+      if (Error E = driver::parseDim3(BlockDim, "block size", Opts.Block))
+        return reportError(std::move(E));
+    if (Opts.GridGiven)
+      if (Error E = driver::parseDim3(GridDim, "grid size", Opts.Grid))
+        return reportError(std::move(E));
     if (EmitLLVMCmd) {
       Expected<const ptx::Function *> K = driver::selectKernel(**M, KernelName);
       if (!K)
         return reportError(K.takeError());
+      // The IR depends on the block shape only: without -b, the kernel's
+      // .reqntid, or one thread.
+      Opts.GridGiven = true;
+      if (!Opts.BlockGiven && !(*K)->NumReqNTid)
+        Opts.BlockGiven = true;
+      if (Error E = driver::resolveLaunchShape(**K, Opts))
+        return reportError(std::move(E));
       KernelShape Shape;
       std::copy(Opts.Block, Opts.Block + 3, Shape.BlockDim);
       Expected<std::unique_ptr<ToolOutputFile>> Out = openOutput();
@@ -347,11 +377,10 @@ int main(int argc, char **argv) {
       (*Out)->keep();
       return 0;
     }
-    if (Error E = driver::parseDim3(GridDim, "grid size", Opts.Grid))
-      return reportError(std::move(E));
     Opts.DynamicShared = SharedBytes;
     Opts.Args.assign(ArgSpecs.begin(), ArgSpecs.end());
     Opts.PrintStats = PrintStats;
+    Opts.PrintLimit = PrintLimit;
     Opts.TimeoutSeconds = Timeout;
     Opts.Threads = Threads;
     if (Error E = driver::runKernel(std::move(*M), Opts, ParseSeconds, outs(),
@@ -370,7 +399,7 @@ int main(int argc, char **argv) {
   if (!Out)
     return reportError(Out.takeError());
   if (ListCmd)
-    driver::printModuleList(**M, (*Out)->os());
+    driver::printModuleList(**M, (*Out)->os(), InputFile);
   else if (PrintCmd && !AfterPass.empty()) {
     if (Error E = printAfterPass(**M, (*Out)->os()))
       return reportError(std::move(E));

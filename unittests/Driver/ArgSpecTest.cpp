@@ -136,3 +136,20 @@ TEST(ArgSpecTest, Errors) {
   EXPECT_EQ(parseError("f32[4]>"), "expected '-' or a file name after '>'");
   EXPECT_NE(parseError("abc").find("'abc' is not a number"), std::string::npos);
 }
+
+TEST(ArgSpecTest, NamedBuffers) {
+  ArgSpec Y = parse("y=f32[8]=fill:1>-");
+  ASSERT_TRUE(Y.isBuffer());
+  EXPECT_EQ(Y.Buf.Name, "y");
+  EXPECT_EQ(Y.Buf.Type, ElementType::F32);
+  EXPECT_EQ(Y.Buf.Count, 8u);
+  EXPECT_EQ(Y.Buf.Init.Kind, BufferInit::Fill);
+  EXPECT_EQ(Y.Buf.Output.Kind, BufferOutput::Print);
+  EXPECT_EQ(parse("out_2 = u8[3]>-").Buf.Name, "out_2");
+  EXPECT_EQ(parse("f32[8]>-").Buf.Name, "");
+  // A name is only for buffers; a literal never looks like one.
+  EXPECT_EQ(parseError("n=16"), "expected a buffer 'TYPE[COUNT]' after "
+                                "'n=', found '16' (only buffers take a "
+                                "name)");
+  EXPECT_FALSE(parse("16").isBuffer());
+}

@@ -11,14 +11,15 @@ using namespace ptxjit::driver;
 using llvm::bit_cast;
 
 static std::string print(llvm::StringRef Name, ElementType Ty,
-                         std::initializer_list<uint64_t> Bits) {
+                         std::initializer_list<uint64_t> Bits,
+                         uint64_t Limit = 0) {
   HostBuffer Buf = unwrap(HostBuffer::create(Ty, Bits.size()));
   uint64_t I = 0;
   for (uint64_t B : Bits)
     Buf.setBits(I++, B);
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  printBuffer(OS, Name, Buf);
+  printBuffer(OS, Name, Buf, Limit);
   OS.flush();
   return Out;
 }
@@ -62,4 +63,17 @@ TEST(BufferPrinterTest, Floats) {
 
 TEST(BufferPrinterTest, Empty) {
   EXPECT_EQ(print("z", ElementType::F32, {}), "z = []\n");
+}
+
+TEST(BufferPrinterTest, LimitSummarizesLikeNumPy) {
+  // First ceil(N/2) and last floor(N/2) elements, then the shape.
+  EXPECT_EQ(print("a", ElementType::U8, {0, 1, 2, 3, 4, 5}, 4),
+            "a = [0, 1, ..., 4, 5] (u8[6])\n");
+  EXPECT_EQ(print("a", ElementType::U8, {0, 1, 2, 3, 4, 5}, 3),
+            "a = [0, 1, ..., 5] (u8[6])\n");
+  EXPECT_EQ(print("a", ElementType::S32, {0, 1, 2}, 1),
+            "a = [0, ...] (s32[3])\n");
+  // A limit at or above the count, or 0, prints everything.
+  EXPECT_EQ(print("a", ElementType::U8, {7, 8, 9}, 3), "a = [7, 8, 9]\n");
+  EXPECT_EQ(print("a", ElementType::U8, {7, 8, 9}, 0), "a = [7, 8, 9]\n");
 }

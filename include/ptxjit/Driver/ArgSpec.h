@@ -3,7 +3,9 @@
 // One `--arg SPEC` per kernel parameter, in order. A SPEC is either
 //
 //   scalar  := LITERAL                       (see ScalarLiteral.h)
-//   buffer  := TYPE '[' COUNT ']' ['=' INIT] ['>' OUT]
+//   buffer  := [NAME '='] TYPE '[' COUNT ']' ['=' INIT] ['>' OUT]
+//   NAME    := identifier               what `>-` prints the buffer as
+//                                       (default: the parameter's name)
 //   TYPE    := u8 | s8 | u16 | s16 | u32 | s32 | u64 | s64
 //            | f16 | bf16 | f32 | f64
 //   INIT    := zero                 all bits zero (the default)
@@ -63,6 +65,8 @@ struct BufferOutput {
 };
 
 struct BufferSpec {
+  /// The NAME the SPEC gives, or empty.
+  std::string Name;
   ElementType Type = ElementType::U8;
   uint64_t Count = 0;
   BufferInit Init;

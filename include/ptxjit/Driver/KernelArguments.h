@@ -60,10 +60,11 @@ public:
   /// parameter I (SizeInBytes bytes). Valid while this object lives.
   llvm::SmallVector<void *, 8> getKernelParams();
 
-  /// After the kernel: prints each `>-` buffer on \p OS, in parameter order,
-  /// and writes each `>PATH` buffer. Goes on after a failed write and
-  /// returns all failures.
-  llvm::Error writeOutputs(llvm::raw_ostream &OS) const;
+  /// After the kernel: prints each `>-` buffer on \p OS, in parameter order
+  /// (PrintLimit elements at most, 0: all; see printBuffer), and writes each
+  /// `>PATH` buffer. Goes on after a failed write and returns all failures.
+  llvm::Error writeOutputs(llvm::raw_ostream &OS,
+                           uint64_t PrintLimit = 0) const;
 
 private:
   std::vector<BoundArgument> Arguments;

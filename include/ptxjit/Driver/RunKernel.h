@@ -24,10 +24,15 @@ struct RunOptions {
   std::string Kernel; ///< empty: the module's only .entry
   uint32_t Grid[3] = {1, 1, 1};
   uint32_t Block[3] = {1, 1, 1};
+  /// Whether -g / -b were given; a block not given comes from the kernel's
+  /// .reqntid, and a launch shape that is neither is an error.
+  bool GridGiven = true;
+  bool BlockGiven = true;
   uint32_t DynamicShared = 0;
   std::vector<std::string> Args;
   unsigned OptLevel = 2;
   bool PrintStats = false;
+  uint64_t PrintLimit = 0;   ///< elements printed per `>-` buffer; 0: all
   double TimeoutSeconds = 0; ///< 0: none
   unsigned Threads = 0;      ///< 0: one per core
 };
@@ -40,10 +45,14 @@ llvm::Error parseDim3(llvm::StringRef Text, llvm::StringRef What,
 llvm::Expected<const ptx::Function *> selectKernel(const ptx::Module &M,
                                                    llvm::StringRef Name);
 
+/// Fills in Opts.Block from F's .reqntid when -b was not given; an error
+/// when the grid or block is given neither way (run never guesses 1x1).
+llvm::Error resolveLaunchShape(const ptx::Function &F, RunOptions &Opts);
+
 /// Binds arguments, loads the module into a device context, launches and
 /// prints the outputs on Out; --stats goes to Err. \p ParseSeconds is
 /// reported by --stats.
-llvm::Error runKernel(std::unique_ptr<ptx::Module> M, const RunOptions &Opts,
+llvm::Error runKernel(std::unique_ptr<ptx::Module> M, RunOptions Opts,
                       double ParseSeconds, llvm::raw_ostream &Out,
                       llvm::raw_ostream &Err);
 
