@@ -228,6 +228,16 @@ void FunctionLowering::declareRegisters() {
     DeclareAll(V);
 }
 
+/// A PTX register's name as an LLVM value name: "%r1" -> "r1", and an
+/// inlined callee's "twice.0.%r1" -> "twice.0.r1" (LLVM would quote '%').
+static std::string getIRName(StringRef Reg) {
+  std::string Name;
+  for (char C : Reg)
+    if (C != '%')
+      Name += C;
+  return Name;
+}
+
 FunctionLowering::Register *FunctionLowering::findRegister(StringRef Name) {
   auto It = Registers.find(Name);
   if (It == Registers.end())
@@ -243,7 +253,7 @@ FunctionLowering::Register *FunctionLowering::findRegister(StringRef Name) {
                : Bases == 1     ? Elt
                                 : FixedVectorType::get(Elt, Bases);
     IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
-    R.Slot = EntryB.CreateAlloca(Ty, nullptr, Name);
+    R.Slot = EntryB.CreateAlloca(Ty, nullptr, getIRName(Name) + ".slot");
     // Deterministic contents for registers read before written.
     EntryB.CreateStore(Constant::getNullValue(Ty), R.Slot);
   }
@@ -641,6 +651,16 @@ Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
   }
 }
 
+void FunctionLowering::nameAfterRegister(Value *V, StringRef Reg) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || I->hasName() || I->getContext().shouldDiscardValueNames())
+    return;
+  // r5, r5.1, r5.2, ...: LLVM would make the second "r51".
+  std::string Base = getIRName(Reg);
+  unsigned N = RegisterNameUses[Base]++;
+  I->setName(N ? Base + "." + Twine(N) : Twine(Base));
+}
+
 Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
                               bool Signed) {
   if (Dst.Kind == Operand::Sink)
@@ -650,6 +670,7 @@ Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
   Register *R = findRegister(Dst.Name);
   if (!R)
     return ML.makeError(Dst.Loc, "unknown register '" + Dst.Name + "'");
+  nameAfterRegister(V, Dst.Name);
   Type *SlotTy = R->Slot->getAllocatedType();
   V = coerce(V, SlotTy->getScalarType(), Signed);
   bool Guarded = CurInst && !CurInst->GuardPredicate.empty();

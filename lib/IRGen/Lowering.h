@@ -106,6 +106,9 @@ public:
   llvm::Expected<LaneValue> read(const ptx::Operand &Op, ptx::ScalarType T);
   /// Writes V (of PTX type T) to a destination operand under the current
   /// instruction's execution mask.
+  /// Names V after the PTX register it is written to, so emitted IR reads
+  /// like the PTX.
+  void nameAfterRegister(llvm::Value *V, llvm::StringRef Reg);
   llvm::Error write(const ptx::Operand &Dst, llvm::Value *V, ptx::ScalarType T,
                     bool Signed = false);
 
@@ -317,6 +320,7 @@ private:
   llvm::AllocaInst *CarryVar = nullptr; ///< <32 x i1> carry flags
   uint64_t FrameSize = 0;
   llvm::Value *InstMask = nullptr;
+  llvm::StringMap<unsigned> RegisterNameUses;
   const ptx::Instruction *CurInst = nullptr;
   llvm::StringMap<Register> Registers;
   /// Variables by block scope: `{ .param .b64 param0; ... }` call sequences

@@ -110,6 +110,8 @@ Expected<CompiledKernel> KernelJIT::compile(
     const ptx::Module &M, StringRef Kernel, const KernelShape &Shape,
     const std::vector<std::pair<std::string, void *>> *ModuleVariables) {
   auto Ctx = std::make_unique<LLVMContext>();
+  // Value names are for people reading emit-llvm; compiling needs none.
+  Ctx->setDiscardValueNames(true);
   CompiledKernel K;
   IRGenOptions IROpts;
   IROpts.ExternalModuleVariables = ModuleVariables != nullptr;
