@@ -49,8 +49,10 @@ int main() {
   printf("largest that fits: %s, %s\n",
          cudaGetErrorName(E != cudaSuccess ? E : S), Ok ? "ok" : "wrong");
 
-  syncAndCount<<<2, 32>>>(Count);
-  printf("launch: %s\n", cudaGetErrorName(cudaGetLastError()));
+  // The launch call's own result: a cudaGetLastError() after <<<>>> could
+  // already see the trap (an asynchronous error), on a GPU as here.
+  E = cudaLaunchKernel((void *)syncAndCount, 2, 32, Args, 0, 0);
+  printf("launch: %s\n", cudaGetErrorName(E));
   printf("synchronize: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
   printf("last error: %s\n", cudaGetErrorName(cudaGetLastError()));
   printf("done\n");

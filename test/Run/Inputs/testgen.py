@@ -1,6 +1,7 @@
 """The framework of gen-run-tests.py: a test is inputs, outputs and the PTX
 that computes each output; render() writes the kernel, RUN and CHECK lines."""
 
+import re
 import os
 import sys
 
@@ -113,7 +114,7 @@ class Test:
         args += ["--arg '%s[%d]>-'" % (op.type if op.type not in ("b16", "b32", "b64")
                                        else "u" + op.type[1:], n)
                  for op in self.ops]
-        out.append("// RUN: ptx-jit run %%s -b %d \\" % n)
+        out.append("// RUN: ptx-jit run %%s -g 1 -b %d \\" % n)
         for a in args:
             out.append("// RUN:   %s \\" % a)
         out.append("// RUN:   | FileCheck %s")
@@ -218,6 +219,9 @@ class Run:
 
     def __init__(self, args, outputs, prefix="CHECK", extra=""):
         self.args = args if isinstance(args, list) else [args]
+        # `run` needs a launch shape; most tests run one CTA.
+        if not re.search(r"(^|\s)(-g|--grid)\b", self.args[0]):
+            self.args[0] = "-g 1 " + self.args[0]
         self.outputs = outputs
         self.prefix = prefix
         self.extra = extra
