@@ -92,7 +92,7 @@ struct CaptureState {
         Sequences.erase(It);
         break;
       }
-    detail::NumCaptures.fetch_sub(1, std::memory_order_release);
+    cuda::detail::NumCaptures.fetch_sub(1, std::memory_order_release);
     return Ended;
   }
 };
@@ -368,7 +368,7 @@ Error cuda::beginCapture(cudaStream_t S, int Mode, CUgraph_st *Into,
   Seq->Graph = Into;
   Seq->join(S).setDependencies(Dependencies);
   State.Sequences.push_back(std::move(Seq));
-  detail::NumCaptures.fetch_add(1, std::memory_order_release);
+  cuda::detail::NumCaptures.fetch_add(1, std::memory_order_release);
   return Error::success();
 }
 
