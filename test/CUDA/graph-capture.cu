@@ -16,7 +16,9 @@
 // CHECK-NEXT: graph launch into a capture: cudaSuccess, outer right: yes
 // CHECK-NEXT: errors: cudaSuccess
 #include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <thread>
 #include <vector>
 
 __global__ void scale(float *v, float k, int n) {
@@ -37,10 +39,22 @@ __global__ void combine(const float *a, const float *b, float *c, int n) {
     c[i] += a[i] + b[i];
 }
 
-__global__ void accumulate(int *acc, int n) {
+// acc += i in two steps with a pause between them: two launches at once
+// would lose updates.
+__global__ void readInto(const int *acc, int *tmp, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    acc[i] += i;
+    tmp[i] = acc[i];
+}
+
+__global__ void addFrom(int *acc, const int *tmp, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    acc[i] = tmp[i] + i;
+}
+
+static void CUDART_CB pause(void *) {
+  std::this_thread::sleep_for(std::chrono::microseconds(200));
 }
 
 static std::atomic<int> HostRuns{0};
@@ -147,12 +161,15 @@ int main() {
 
   // A graph that accumulates: launches back to back on two streams, with no
   // synchronization between them, must still run one after another.
-  int *acc;
+  int *acc, *tmp;
   cudaMalloc(&acc, n * sizeof(int));
+  cudaMalloc(&tmp, n * sizeof(int));
   cudaMemset(acc, 0, n * sizeof(int));
   cudaGraph_t accGraph;
   cudaStreamBeginCapture(s2, cudaStreamCaptureModeGlobal);
-  accumulate<<<blocks, threads, 0, s2>>>(acc, n);
+  readInto<<<blocks, threads, 0, s2>>>(acc, tmp, n);
+  cudaLaunchHostFunc(s2, pause, nullptr);
+  addFrom<<<blocks, threads, 0, s2>>>(acc, tmp, n);
   cudaStreamEndCapture(s2, &accGraph);
   cudaGraphExec_t accExec;
   cudaGraphInstantiate(&accExec, accGraph, 0);
