@@ -176,8 +176,8 @@ PTXJIT_CUDART_API cudaError_t cudaDeviceSetCacheConfig(int Config) {
 PTXJIT_CUDART_API cudaError_t cudaDeviceGetStreamPriorityRange(int *Least,
                                                                int *Greatest) {
   if (Least)
-    *Least = 0;
+    *Least = LeastStreamPriority;
   if (Greatest)
-    *Greatest = -5;
+    *Greatest = GreatestStreamPriority;
   return cudaSuccess;
 }

@@ -20,16 +20,13 @@ using namespace ptxjit::cuda;
 static constexpr unsigned StreamNonBlocking = 0x1;
 static constexpr unsigned EventDisableTiming = 0x2;
 
-/// The priorities cudaDeviceGetStreamPriorityRange gives; others are
-/// clamped into it, as CUDA does.
-static constexpr int LeastPriority = 0, GreatestPriority = -5;
-
 PTXJIT_CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *Out,
                                                            unsigned Flags,
                                                            int Priority) {
   if (!Out || (Flags & ~StreamNonBlocking))
     return setLastError(cudaErrorInvalidValue);
-  Priority = std::clamp(Priority, GreatestPriority, LeastPriority);
+  // Priorities out of the device's range are clamped into it, as CUDA does.
+  Priority = std::clamp(Priority, GreatestStreamPriority, LeastStreamPriority);
   return withContext([&](device::Context &C) -> Error {
     Expected<device::Stream &> S = C.createStream(
         Flags & StreamNonBlocking ? device::StreamKind::NonBlocking
