@@ -172,7 +172,8 @@ cuda::detail::captureOperation(cudaStream_t S,
   return true;
 }
 
-Error cuda::refuseInCapture(cudaStream_t S, StringRef What) {
+Error cuda::refuseInCapture(cudaStream_t S, StringRef What,
+                            device::ErrorCode Code) {
   if (!isAnyStreamCapturing())
     return Error::success();
   CaptureState &State = CaptureState::get();
@@ -182,8 +183,7 @@ Error cuda::refuseInCapture(cudaStream_t S, StringRef What) {
   if (!S->Capture)
     return Error::success();
   S->Capture->Sequence->Invalidated = true;
-  return captureError(device::ErrorCode::NotSupported,
-                      What + " cannot be captured into a graph");
+  return captureError(Code, What + " cannot be captured into a graph");
 }
 
 Expected<bool> cuda::captureEventRecord(CUevent_st &Ev, cudaStream_t S,

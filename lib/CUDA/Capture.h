@@ -51,9 +51,12 @@ captureOperation(cudaStream_t S,
   return detail::captureOperation(S, Make);
 }
 
-/// An operation the capture of S cannot take (NotSupported; invalidates
-/// it). Success when S does not capture.
-llvm::Error refuseInCapture(cudaStream_t S, llvm::StringRef What);
+/// An operation the capture of S cannot take: fails with Code (CUDA's
+/// StreamCaptureUnsupported for what graphs cannot hold, NotSupported for
+/// what they could but these do not) and invalidates the capture. Success
+/// when S does not capture.
+llvm::Error refuseInCapture(cudaStream_t S, llvm::StringRef What,
+                            device::ErrorCode Code);
 
 /// cudaEventRecord[WithFlags] on S: true when S captures (the event keeps
 /// S's dependencies, or, with cudaEventRecordExternal, an event record node

@@ -104,7 +104,8 @@ PTXJIT_CUDART_API cudaError_t cudaMallocAsync(void **Ptr, size_t Size,
   if (!Ptr)
     return setLastError(cudaErrorInvalidValue);
   return withContext([&](device::Context &C) -> Error {
-    if (Error E = refuseInCapture(Stream, "cudaMallocAsync"))
+    if (Error E = refuseInCapture(Stream, "cudaMallocAsync",
+                                  device::ErrorCode::NotSupported))
       return E;
     return allocate(C, Ptr, Size);
   });
@@ -124,7 +125,8 @@ PTXJIT_CUDART_API cudaError_t cudaFree(void *Ptr) {
 /// The memory goes when Stream's work before it has run.
 PTXJIT_CUDART_API cudaError_t cudaFreeAsync(void *Ptr, cudaStream_t Stream) {
   return withContext([&](device::Context &C) -> Error {
-    if (Error E = refuseInCapture(Stream, "cudaFreeAsync"))
+    if (Error E = refuseInCapture(Stream, "cudaFreeAsync",
+                                  device::ErrorCode::NotSupported))
       return E;
     if (Error E = C.getStickyError())
       return E;

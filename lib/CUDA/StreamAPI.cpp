@@ -146,7 +146,8 @@ cudaStreamAddCallback(cudaStream_t Stream, cudaStreamCallback_t Callback,
     return setLastError(cudaErrorInvalidValue);
   return withContext([&](device::Context &C) -> Error {
     // Graphs have host nodes (cudaLaunchHostFunc), not callbacks.
-    if (Error E = refuseInCapture(Stream, "cudaStreamAddCallback"))
+    if (Error E = refuseInCapture(Stream, "cudaStreamAddCallback",
+                                  device::ErrorCode::StreamCaptureUnsupported))
       return E;
     C.enqueue(RuntimeState::get().toStream(Stream), [=, &C] {
       // The callback is told whether the device has failed.

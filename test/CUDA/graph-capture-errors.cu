@@ -43,7 +43,7 @@
 // CHECK-NEXT: external event wait: cudaSuccess
 // CHECK-NEXT: end: cudaSuccess, 2 nodes
 // CHECK-NEXT: merge two captures: cudaErrorStreamCaptureMerge
-// CHECK-NEXT: cudaStreamAddCallback: cudaErrorNotSupported
+// CHECK-NEXT: cudaStreamAddCallback: cudaErrorStreamCaptureUnsupported
 // CHECK-NEXT: end: cudaErrorStreamCaptureInvalidated
 // CHECK-NEXT: cudaMallocAsync: cudaErrorNotSupported
 // CHECK-NEXT: end: cudaErrorStreamCaptureInvalidated
