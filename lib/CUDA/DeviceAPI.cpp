@@ -1,9 +1,11 @@
 //===- DeviceAPI.cpp - Device management, errors, versions ----------------===//
 
 #include "APIHelpers.h"
+#include "Capture.h"
 #include "DeviceProperties.h"
 #include "ptxjit/Runtime/Launch.h"
 #include "llvm/Support/Threading.h"
+#include <atomic>
 #include <cstring>
 #include <thread>
 #include <unistd.h>
@@ -54,7 +56,33 @@ PTXJIT_CUDART_API cudaError_t cudaDeviceGetAttribute(int *Value, int Attr,
 }
 
 PTXJIT_CUDART_API cudaError_t cudaDeviceSynchronize() {
-  return withContext([](device::Context &C) { return C.synchronize(); });
+  return withContext([](device::Context &C) -> Error {
+    if (Error E = checkUnsafeCall())
+      return E;
+    return C.synchronize();
+  });
+}
+
+/// cudaSetDeviceFlags: how the host waits (spinning, yielding, blocking)
+/// changes nothing here, but the flags are kept and checked.
+static std::atomic<unsigned> DeviceFlags{0};
+
+PTXJIT_CUDART_API cudaError_t cudaSetDeviceFlags(unsigned Flags) {
+  // cudaDeviceScheduleAuto, Spin, Yield or BlockingSync (one of them),
+  // cudaDeviceMapHost, cudaDeviceLmemResizeToMax, cudaDeviceSyncMemops.
+  unsigned Schedule = Flags & 0x7;
+  if ((Flags & ~0x9fu) ||
+      (Schedule != 0 && Schedule != 1 && Schedule != 2 && Schedule != 4))
+    return setLastError(cudaErrorInvalidValue);
+  DeviceFlags = Flags;
+  return cudaSuccess;
+}
+
+PTXJIT_CUDART_API cudaError_t cudaGetDeviceFlags(unsigned *Flags) {
+  if (!Flags)
+    return setLastError(cudaErrorInvalidValue);
+  *Flags = DeviceFlags;
+  return cudaSuccess;
 }
 
 PTXJIT_CUDART_API cudaError_t cudaDeviceReset() {
@@ -148,8 +176,8 @@ PTXJIT_CUDART_API cudaError_t cudaDeviceSetCacheConfig(int Config) {
 PTXJIT_CUDART_API cudaError_t cudaDeviceGetStreamPriorityRange(int *Least,
                                                                int *Greatest) {
   if (Least)
-    *Least = 0;
+    *Least = LeastStreamPriority;
   if (Greatest)
-    *Greatest = -5;
+    *Greatest = GreatestStreamPriority;
   return cudaSuccess;
 }

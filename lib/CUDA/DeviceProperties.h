@@ -13,6 +13,10 @@ namespace cuda {
 /// The CUDA version the libraries implement (13.0).
 constexpr int CUDAVersion = 13000;
 
+/// Stream priorities, lower is higher (cudaDeviceGetStreamPriorityRange):
+/// 0 (the default) is the least, -5 the greatest, as on sm_80 parts.
+constexpr int LeastStreamPriority = 0, GreatestStreamPriority = -5;
+
 uint64_t getHostMemoryBytes();
 /// Host memory not in use now (cudaMemGetInfo, cuMemGetInfo).
 uint64_t getHostFreeMemoryBytes();

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverAPI.h"
+#include "Capture.h"
 #include "DeviceImage.h"
 #include "DeviceProperties.h"
 #include "LaunchAttributes.h"
@@ -161,7 +162,11 @@ PTXJIT_CUDA_API CUresult cuCtxDestroy_v2(CUcontext Ctx) {
 }
 
 PTXJIT_CUDA_API CUresult cuCtxSynchronize() {
-  return withContext([](device::Context &C) { return C.synchronize(); });
+  return withContext([](device::Context &C) -> Error {
+    if (Error E = checkUnsafeCall())
+      return E;
+    return C.synchronize();
+  });
 }
 
 PTXJIT_CUDA_API CUresult cuCtxGetCurrent(CUcontext *Ctx) {
@@ -257,6 +262,8 @@ PTXJIT_CUDA_API CUresult cuMemAlloc_v2(CUdeviceptr *Ptr, size_t Bytes) {
   if (!Ptr)
     return CUDA_ERROR_INVALID_VALUE;
   return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkUnsafeCall())
+      return E;
     Expected<void *> P = C.allocate(Bytes);
     if (!P)
       return P.takeError();
@@ -266,7 +273,11 @@ PTXJIT_CUDA_API CUresult cuMemAlloc_v2(CUdeviceptr *Ptr, size_t Bytes) {
 }
 
 PTXJIT_CUDA_API CUresult cuMemFree_v2(CUdeviceptr Ptr) {
-  return withContext([&](device::Context &C) { return C.free(ptr(Ptr)); });
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkUnsafeCall())
+      return E;
+    return C.free(ptr(Ptr));
+  });
 }
 
 PTXJIT_CUDA_API CUresult cuMemGetInfo_v2(size_t *Free, size_t *Total) {
@@ -279,31 +290,45 @@ PTXJIT_CUDA_API CUresult cuMemGetInfo_v2(size_t *Free, size_t *Total) {
 
 PTXJIT_CUDA_API CUresult cuMemcpyHtoD_v2(CUdeviceptr Dst, const void *Src,
                                          size_t Bytes) {
-  return withContext(
-      [&](device::Context &C) { return C.copy(ptr(Dst), Src, Bytes); });
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkLegacySync())
+      return E;
+    return C.copy(ptr(Dst), Src, Bytes);
+  });
 }
 
 PTXJIT_CUDA_API CUresult cuMemcpyDtoH_v2(void *Dst, CUdeviceptr Src,
                                          size_t Bytes) {
-  return withContext(
-      [&](device::Context &C) { return C.copy(Dst, ptr(Src), Bytes); });
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkLegacySync())
+      return E;
+    return C.copy(Dst, ptr(Src), Bytes);
+  });
 }
 
 PTXJIT_CUDA_API CUresult cuMemcpyDtoD_v2(CUdeviceptr Dst, CUdeviceptr Src,
                                          size_t Bytes) {
-  return withContext(
-      [&](device::Context &C) { return C.copy(ptr(Dst), ptr(Src), Bytes); });
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkLegacySync())
+      return E;
+    return C.copy(ptr(Dst), ptr(Src), Bytes);
+  });
 }
 
 PTXJIT_CUDA_API CUresult cuMemsetD8_v2(CUdeviceptr Dst, unsigned char Value,
                                        size_t Count) {
-  return withContext(
-      [&](device::Context &C) { return C.set(ptr(Dst), Value, Count); });
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkLegacySync())
+      return E;
+    return C.set(ptr(Dst), Value, Count);
+  });
 }
 
 PTXJIT_CUDA_API CUresult cuMemsetD32_v2(CUdeviceptr Dst, unsigned Value,
                                         size_t Count) {
   return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkLegacySync())
+      return E;
     if (Dst % 4)
       return device::makeDeviceError(device::ErrorCode::InvalidValue,
                                      "cuMemsetD32 needs a 4-byte aligned "
@@ -332,7 +357,9 @@ PTXJIT_CUDA_API CUresult cuStreamCreate(CUstream_st **Stream, unsigned Flags) {
 }
 
 PTXJIT_CUDA_API CUresult cuStreamSynchronize(CUstream_st *Stream) {
-  return withContext([&](device::Context &C) {
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkStreamSync(Stream))
+      return E;
     device::Stream *S = RuntimeState::get().toStream(Stream);
     return (S ? *S : C.getDefaultStream()).synchronize();
   });
@@ -341,6 +368,7 @@ PTXJIT_CUDA_API CUresult cuStreamSynchronize(CUstream_st *Stream) {
 PTXJIT_CUDA_API CUresult cuStreamDestroy_v2(CUstream_st *Stream) {
   if (!RuntimeState::get().toStream(Stream))
     return CUDA_ERROR_INVALID_HANDLE;
+  forgetCapturingStream(Stream);
   return withContext([&](device::Context &C) {
     Error E = C.destroyStream(*Stream->S);
     delete Stream;
@@ -356,6 +384,19 @@ static CUresult launch(CUfunction F, unsigned GridX, unsigned GridY,
   if (!F)
     return CUDA_ERROR_INVALID_HANDLE;
   return withContext([&](device::Context &C) -> Error {
+    Expected<bool> Captured =
+        captureOperation(Stream, [&]() -> Expected<NodeParams> {
+          Expected<KernelNode> N = makeKernelNode(
+              *F, F, {GridX, GridY, GridZ}, {BlockX, BlockY, BlockZ},
+              SharedBytes, KernelParams, Extra, Opts.Cooperative);
+          if (!N)
+            return N.takeError();
+          return NodeParams(std::move(*N));
+        });
+    if (!Captured)
+      return Captured.takeError();
+    if (*Captured)
+      return Error::success();
     std::vector<void *> Params;
     if (!KernelParams && Extra) {
       // {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE,
@@ -514,6 +555,7 @@ PTXJIT_CUDA_API CUresult cuGetErrorName(CUresult E, const char **Name) {
                {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
                {218, "CUDA_ERROR_INVALID_PTX"},
                {400, "CUDA_ERROR_INVALID_HANDLE"},
+               {401, "CUDA_ERROR_ILLEGAL_STATE"},
                {500, "CUDA_ERROR_NOT_FOUND"},
                {600, "CUDA_ERROR_NOT_READY"},
                {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
@@ -524,6 +566,16 @@ PTXJIT_CUDA_API CUresult cuGetErrorName(CUresult E, const char **Name) {
                {716, "CUDA_ERROR_MISALIGNED_ADDRESS"},
                {719, "CUDA_ERROR_LAUNCH_FAILED"},
                {801, "CUDA_ERROR_NOT_SUPPORTED"},
+               {900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"},
+               {901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"},
+               {902, "CUDA_ERROR_STREAM_CAPTURE_MERGE"},
+               {903, "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED"},
+               {904, "CUDA_ERROR_STREAM_CAPTURE_UNJOINED"},
+               {905, "CUDA_ERROR_STREAM_CAPTURE_ISOLATION"},
+               {906, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT"},
+               {907, "CUDA_ERROR_CAPTURED_EVENT"},
+               {908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"},
+               {910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE"},
                {999, "CUDA_ERROR_UNKNOWN"}};
   for (const auto &N : Names)
     if (N.Code == E) {

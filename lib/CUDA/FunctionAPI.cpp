@@ -58,6 +58,19 @@ PTXJIT_CUDART_API cudaError_t cudaFuncGetName(const char **Name,
   return cudaSuccess;
 }
 
+/// A cudaFunction_t is the driver's CUfunction: cuLaunchKernel and the
+/// driver's other calls take it.
+PTXJIT_CUDART_API cudaError_t cudaGetFuncBySymbol(void **Function,
+                                                  const void *Symbol) {
+  if (!Function)
+    return setLastError(cudaErrorInvalidValue);
+  Expected<device::Kernel &> K = RuntimeState::get().getKernel(Symbol);
+  if (!K)
+    return setLastError(K.takeError());
+  *Function = &*K;
+  return cudaSuccess;
+}
+
 PTXJIT_CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
     int *NumBlocks, const void *Function, int BlockSize, size_t DynamicShared) {
   if (!NumBlocks || BlockSize <= 0)

@@ -2,17 +2,68 @@
 //
 // Device addresses are host addresses, so every copy is a memmove, whatever
 // its kind says; copies are ordered on their stream like CUDA's. Pinned host
-// memory is ordinary memory (it need not be pinned to be reached).
+// memory is ordinary memory (it need not be pinned to be reached). A
+// capturing stream takes asynchronous copies and sets as graph nodes
+// (Capture.h); synchronous ones and allocation are refused while a capture
+// forbids them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "APIHelpers.h"
+#include "Capture.h"
+#include "GraphAPIHelpers.h"
+#include "llvm/ADT/DenseSet.h"
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::cuda;
+
+namespace {
+/// What cudaPointerGetAttributes tells apart and the device layer does
+/// not: page-locked host memory (allocated or registered) and managed
+/// device memory.
+struct MemoryKinds {
+  std::mutex Lock;
+  std::map<uintptr_t, size_t> PageLocked; ///< base -> size
+  llvm::DenseSet<const void *> Managed;   ///< allocation bases
+
+  static MemoryKinds &get() {
+    static MemoryKinds *K = new MemoryKinds();
+    return *K;
+  }
+  void addPageLocked(const void *P, size_t Size) {
+    std::lock_guard<std::mutex> G(Lock);
+    PageLocked[uintptr_t(P)] = Size;
+  }
+  bool removePageLocked(const void *P) {
+    std::lock_guard<std::mutex> G(Lock);
+    return PageLocked.erase(uintptr_t(P)) != 0;
+  }
+  bool isPageLocked(const void *P) {
+    std::lock_guard<std::mutex> G(Lock);
+    auto It = PageLocked.upper_bound(uintptr_t(P));
+    if (It == PageLocked.begin())
+      return false;
+    --It;
+    return uintptr_t(P) - It->first < std::max<size_t>(It->second, 1);
+  }
+  void setManaged(const void *Base, bool IsManaged) {
+    std::lock_guard<std::mutex> G(Lock);
+    if (IsManaged)
+      Managed.insert(Base);
+    else
+      Managed.erase(Base);
+  }
+  bool isManaged(const void *Base) {
+    std::lock_guard<std::mutex> G(Lock);
+    return Managed.contains(Base);
+  }
+};
+} // namespace
 
 static Error checkKind(int Kind) {
   if (Kind < cudaMemcpyHostToHost || Kind > cudaMemcpyDefault)
@@ -21,34 +72,73 @@ static Error checkKind(int Kind) {
   return Error::success();
 }
 
+static Error allocate(device::Context &C, void **Ptr, size_t Size) {
+  Expected<void *> P = C.allocate(Size);
+  if (!P)
+    return P.takeError();
+  *Ptr = *P;
+  return Error::success();
+}
+
 PTXJIT_CUDART_API cudaError_t cudaMalloc(void **Ptr, size_t Size) {
   if (!Ptr)
     return setLastError(cudaErrorInvalidValue);
   return withContext([&](device::Context &C) -> Error {
-    Expected<void *> P = C.allocate(Size);
-    if (!P)
-      return P.takeError();
-    *Ptr = *P;
-    return Error::success();
+    if (Error E = checkUnsafeCall())
+      return E;
+    return allocate(C, Ptr, Size);
   });
 }
 
 PTXJIT_CUDART_API cudaError_t cudaMallocManaged(void **Ptr, size_t Size,
                                                 unsigned Flags) {
-  return cudaMalloc(Ptr, Size);
+  cudaError_t E = cudaMalloc(Ptr, Size);
+  if (E == cudaSuccess)
+    MemoryKinds::get().setManaged(*Ptr, true);
+  return E;
 }
 
+/// The memory exists at once; work before it on Stream cannot see it.
 PTXJIT_CUDART_API cudaError_t cudaMallocAsync(void **Ptr, size_t Size,
                                               cudaStream_t Stream) {
-  return cudaMalloc(Ptr, Size);
+  if (!Ptr)
+    return setLastError(cudaErrorInvalidValue);
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = refuseInCapture(Stream, "cudaMallocAsync",
+                                  device::ErrorCode::NotSupported))
+      return E;
+    return allocate(C, Ptr, Size);
+  });
 }
 
 PTXJIT_CUDART_API cudaError_t cudaFree(void *Ptr) {
-  return withContext([&](device::Context &C) { return C.free(Ptr); });
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkUnsafeCall())
+      return E;
+    if (Error E = C.free(Ptr))
+      return E;
+    MemoryKinds::get().setManaged(Ptr, false);
+    return Error::success();
+  });
 }
 
+/// The memory goes when Stream's work before it has run.
 PTXJIT_CUDART_API cudaError_t cudaFreeAsync(void *Ptr, cudaStream_t Stream) {
-  return cudaFree(Ptr);
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = refuseInCapture(Stream, "cudaFreeAsync",
+                                  device::ErrorCode::NotSupported))
+      return E;
+    if (Error E = C.getStickyError())
+      return E;
+    std::optional<device::Allocation> A = C.getPointerInfo(Ptr);
+    if (!A || A->Base != Ptr)
+      return device::makeDeviceError(device::ErrorCode::InvalidValue,
+                                     "not the start of a device allocation");
+    MemoryKinds::get().setManaged(Ptr, false);
+    C.enqueue(RuntimeState::get().toStream(Stream),
+              [&C, Ptr] { return C.getMemory().free(Ptr); });
+    return Error::success();
+  });
 }
 
 PTXJIT_CUDART_API cudaError_t cudaMallocHost(void **Ptr, size_t Size) {
@@ -58,6 +148,7 @@ PTXJIT_CUDART_API cudaError_t cudaMallocHost(void **Ptr, size_t Size) {
   void *P = nullptr;
   if (posix_memalign(&P, 4096, Size ? Size : 1) != 0)
     return setLastError(cudaError_t(device::ErrorCode::MemoryAllocation));
+  MemoryKinds::get().addPageLocked(P, Size);
   *Ptr = P;
   return cudaSuccess;
 }
@@ -68,6 +159,8 @@ PTXJIT_CUDART_API cudaError_t cudaHostAlloc(void **Ptr, size_t Size,
 }
 
 PTXJIT_CUDART_API cudaError_t cudaFreeHost(void *Ptr) {
+  if (Ptr && !MemoryKinds::get().removePageLocked(Ptr))
+    return setLastError(cudaErrorInvalidValue);
   std::free(Ptr);
   return cudaSuccess;
 }
@@ -83,10 +176,19 @@ PTXJIT_CUDART_API cudaError_t cudaHostGetDevicePointer(void **Device,
 
 PTXJIT_CUDART_API cudaError_t cudaHostRegister(void *Ptr, size_t Size,
                                                unsigned Flags) {
+  if (!Ptr || !Size)
+    return setLastError(cudaErrorInvalidValue);
+  if (MemoryKinds::get().isPageLocked(Ptr))
+    return setLastError(
+        cudaError_t(device::ErrorCode::HostMemoryAlreadyRegistered));
+  MemoryKinds::get().addPageLocked(Ptr, Size);
   return cudaSuccess;
 }
 
 PTXJIT_CUDART_API cudaError_t cudaHostUnregister(void *Ptr) {
+  if (!MemoryKinds::get().removePageLocked(Ptr))
+    return setLastError(
+        cudaError_t(device::ErrorCode::HostMemoryNotRegistered));
   return cudaSuccess;
 }
 
@@ -95,17 +197,36 @@ PTXJIT_CUDART_API cudaError_t cudaMemcpy(void *Dst, const void *Src,
   return withContext([&](device::Context &C) -> Error {
     if (Error E = checkKind(Kind))
       return E;
+    if (Error E = checkLegacySync())
+      return E;
     return C.copy(Dst, Src, Size);
   });
+}
+
+/// A copy on Stream, or its node when Stream captures.
+static Error copyAsync(device::Context &C, void *Dst, const void *Src,
+                       size_t Size, int Kind, cudaStream_t Stream) {
+  if (Error E = checkKind(Kind))
+    return E;
+  Expected<bool> Captured =
+      captureOperation(Stream, [&]() -> Expected<NodeParams> {
+        Expected<CopyNode> N = makeCopyNode1D(Dst, Src, Size, Kind);
+        if (!N)
+          return N.takeError();
+        return NodeParams(std::move(*N));
+      });
+  if (!Captured)
+    return Captured.takeError();
+  if (*Captured)
+    return Error::success();
+  return C.copyAsync(Dst, Src, Size, RuntimeState::get().toStream(Stream));
 }
 
 PTXJIT_CUDART_API cudaError_t cudaMemcpyAsync(void *Dst, const void *Src,
                                               size_t Size, int Kind,
                                               cudaStream_t Stream) {
-  return withContext([&](device::Context &C) -> Error {
-    if (Error E = checkKind(Kind))
-      return E;
-    return C.copyAsync(Dst, Src, Size, RuntimeState::get().toStream(Stream));
+  return withContext([&](device::Context &C) {
+    return copyAsync(C, Dst, Src, Size, Kind, Stream);
   });
 }
 
@@ -117,6 +238,15 @@ PTXJIT_CUDART_API cudaError_t cudaMemcpyPeer(void *Dst, int DstDevice,
   return cudaMemcpy(Dst, Src, Size, cudaMemcpyDefault);
 }
 
+PTXJIT_CUDART_API cudaError_t cudaMemcpyPeerAsync(void *Dst, int DstDevice,
+                                                  const void *Src,
+                                                  int SrcDevice, size_t Size,
+                                                  cudaStream_t Stream) {
+  if (DstDevice != 0 || SrcDevice != 0)
+    return setLastError(cudaError_t(device::ErrorCode::InvalidDevice));
+  return cudaMemcpyAsync(Dst, Src, Size, cudaMemcpyDefault, Stream);
+}
+
 /// A 2D copy as Height row copies, queued as one piece of work.
 static Error copy2D(device::Context &C, void *Dst, size_t DPitch,
                     const void *Src, size_t SPitch, size_t Width, size_t Height,
@@ -125,6 +255,28 @@ static Error copy2D(device::Context &C, void *Dst, size_t DPitch,
     return E;
   if (Width > DPitch || Width > SPitch)
     return invalidValue("a row is wider than its pitch");
+  if (Wait) {
+    if (Error E = checkLegacySync())
+      return E;
+  } else {
+    Expected<bool> Captured =
+        captureOperation(Stream, [&]() -> Expected<NodeParams> {
+          cudaMemcpy3DParms P;
+          std::memset(&P, 0, sizeof P);
+          P.srcPtr = {const_cast<void *>(Src), SPitch, Width, Height};
+          P.dstPtr = {Dst, DPitch, Width, Height};
+          P.extent = {Width, Height, 1};
+          P.kind = cudaMemcpyKind(Kind);
+          Expected<CopyNode> N = makeCopyNode(P);
+          if (!N)
+            return N.takeError();
+          return NodeParams(std::move(*N));
+        });
+    if (!Captured)
+      return Captured.takeError();
+    if (*Captured)
+      return Error::success();
+  }
   device::Stream *S = RuntimeState::get().toStream(Stream);
   C.enqueue(S, [=] {
     for (size_t Row = 0; Row != Height; ++Row)
@@ -167,36 +319,42 @@ PTXJIT_CUDART_API cudaError_t cudaMallocPitch(void **Ptr, size_t *Pitch,
 }
 
 PTXJIT_CUDART_API cudaError_t cudaMemset(void *Dst, int Value, size_t Size) {
-  return withContext(
-      [&](device::Context &C) { return C.set(Dst, uint8_t(Value), Size); });
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkLegacySync())
+      return E;
+    return C.set(Dst, uint8_t(Value), Size);
+  });
 }
 
 PTXJIT_CUDART_API cudaError_t cudaMemsetAsync(void *Dst, int Value, size_t Size,
                                               cudaStream_t Stream) {
-  return withContext([&](device::Context &C) {
+  return withContext([&](device::Context &C) -> Error {
+    Expected<bool> Captured =
+        captureOperation(Stream, [&]() -> Expected<NodeParams> {
+          Expected<SetNode> N =
+              makeSetNode({Dst, Size, unsigned(uint8_t(Value)), 1, Size, 1});
+          if (!N)
+            return N.takeError();
+          return NodeParams(std::move(*N));
+        });
+    if (!Captured)
+      return Captured.takeError();
+    if (*Captured)
+      return Error::success();
     return C.setAsync(Dst, uint8_t(Value), Size,
                       RuntimeState::get().toStream(Stream));
   });
-}
-
-/// The device memory of Symbol, checked to hold Offset + Size bytes.
-static Expected<char *> symbolRange(const void *Symbol, size_t Size,
-                                    size_t Offset) {
-  Expected<device::Allocation> A = RuntimeState::get().getVariable(Symbol);
-  if (!A)
-    return A.takeError();
-  if (Offset > A->Size || Size > A->Size - Offset)
-    return invalidValue("the copy runs past the end of the symbol");
-  return static_cast<char *>(A->Base) + Offset;
 }
 
 PTXJIT_CUDART_API cudaError_t cudaMemcpyToSymbol(const void *Symbol,
                                                  const void *Src, size_t Size,
                                                  size_t Offset, int Kind) {
   return withContext([&](device::Context &C) -> Error {
-    Expected<char *> Dst = symbolRange(Symbol, Size, Offset);
+    Expected<char *> Dst = getSymbolRange(Symbol, Size, Offset);
     if (!Dst)
       return Dst.takeError();
+    if (Error E = checkLegacySync())
+      return E;
     return C.copy(*Dst, Src, Size);
   });
 }
@@ -206,9 +364,11 @@ PTXJIT_CUDART_API cudaError_t cudaMemcpyFromSymbol(void *Dst,
                                                    size_t Size, size_t Offset,
                                                    int Kind) {
   return withContext([&](device::Context &C) -> Error {
-    Expected<char *> Src = symbolRange(Symbol, Size, Offset);
+    Expected<char *> Src = getSymbolRange(Symbol, Size, Offset);
     if (!Src)
       return Src.takeError();
+    if (Error E = checkLegacySync())
+      return E;
     return C.copy(Dst, *Src, Size);
   });
 }
@@ -219,10 +379,10 @@ PTXJIT_CUDART_API cudaError_t cudaMemcpyToSymbolAsync(const void *Symbol,
                                                       size_t Offset, int Kind,
                                                       cudaStream_t Stream) {
   return withContext([&](device::Context &C) -> Error {
-    Expected<char *> Dst = symbolRange(Symbol, Size, Offset);
+    Expected<char *> Dst = getSymbolRange(Symbol, Size, Offset);
     if (!Dst)
       return Dst.takeError();
-    return C.copyAsync(*Dst, Src, Size, RuntimeState::get().toStream(Stream));
+    return copyAsync(C, *Dst, Src, Size, Kind, Stream);
   });
 }
 
@@ -232,10 +392,10 @@ PTXJIT_CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void *Dst,
                                                         size_t Offset, int Kind,
                                                         cudaStream_t Stream) {
   return withContext([&](device::Context &C) -> Error {
-    Expected<char *> Src = symbolRange(Symbol, Size, Offset);
+    Expected<char *> Src = getSymbolRange(Symbol, Size, Offset);
     if (!Src)
       return Src.takeError();
-    return C.copyAsync(Dst, *Src, Size, RuntimeState::get().toStream(Stream));
+    return copyAsync(C, Dst, *Src, Size, Kind, Stream);
   });
 }
 
@@ -267,9 +427,19 @@ cudaPointerGetAttributes(cudaPointerAttributes *Attributes, const void *Ptr) {
     return setLastError(cudaErrorInvalidValue);
   return withContext([&](device::Context &C) -> Error {
     std::memset(Attributes, 0, sizeof *Attributes);
-    if (C.getPointerInfo(Ptr)) {
-      Attributes->type = cudaMemoryTypeDevice;
-      Attributes->devicePointer = const_cast<void *>(Ptr);
+    void *P = const_cast<void *>(Ptr);
+    if (std::optional<device::Allocation> A = C.getPointerInfo(Ptr)) {
+      bool Managed = MemoryKinds::get().isManaged(A->Base);
+      Attributes->type = Managed ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
+      Attributes->devicePointer = P;
+      if (Managed)
+        Attributes->hostPointer = P;
+    } else if (MemoryKinds::get().isPageLocked(Ptr)) {
+      // Page-locked memory is mapped: the device reaches it at the same
+      // address.
+      Attributes->type = cudaMemoryTypeHost;
+      Attributes->hostPointer = P;
+      Attributes->devicePointer = P;
     } else {
       // Host memory is reachable from kernels at the same address.
       Attributes->type = cudaMemoryTypeUnregistered;
@@ -279,13 +449,50 @@ cudaPointerGetAttributes(cudaPointerAttributes *Attributes, const void *Ptr) {
   });
 }
 
+/// cudaMemLocation: device memory and host memory are one here, so where
+/// data should be changes nothing, but the location must be one that
+/// exists.
+struct MemLocation {
+  int type; ///< cudaMemLocationType
+  int id;
+};
+
+static Error checkLocation(MemLocation L) {
+  // cudaMemLocationTypeDevice with a device ordinal, or host memory.
+  if ((L.type == 1 && L.id == 0) || (L.type >= 2 && L.type <= 4))
+    return Error::success();
+  if (L.type == 1)
+    return device::makeDeviceError(device::ErrorCode::InvalidDevice,
+                                   "there is one device, 0");
+  return invalidValue("unknown memory location type " + Twine(L.type));
+}
+
 PTXJIT_CUDART_API cudaError_t cudaMemPrefetchAsync(const void *Ptr, size_t Size,
-                                                   int Location,
+                                                   MemLocation Location,
+                                                   unsigned Flags,
                                                    cudaStream_t Stream) {
-  return cudaSuccess;
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkLocation(Location))
+      return E;
+    if (Flags)
+      return invalidValue("cudaMemPrefetchAsync takes no flags");
+    // A capture keeps the prefetch's place in the stream's order.
+    Expected<bool> Captured =
+        captureOperation(Stream, [] { return NodeParams(EmptyNode()); });
+    if (!Captured)
+      return Captured.takeError();
+    return Error::success();
+  });
 }
 
 PTXJIT_CUDART_API cudaError_t cudaMemAdvise(const void *Ptr, size_t Size,
-                                            int Advice, int Location) {
+                                            int Advice, MemLocation Location) {
+  if (Advice < 1 || Advice > 6) // cudaMemAdviseSetReadMostly..UnsetAccessedBy
+    return setLastError(
+        invalidValue("unknown cudaMemoryAdvise " + Twine(Advice)));
+  // The read-mostly advice and unsetting the preferred location ignore it.
+  if (Advice == 3 || Advice >= 5)
+    if (Error E = checkLocation(Location))
+      return setLastError(std::move(E));
   return cudaSuccess;
 }

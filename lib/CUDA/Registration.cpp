@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "APIHelpers.h"
+#include "Capture.h"
 #include "LaunchAttributes.h"
 
 using namespace llvm;
@@ -93,6 +94,20 @@ static cudaError_t launch(RegisteredFunction *F, dim3 Grid, dim3 Block,
       return K.takeError();
     if (SharedMem > UINT32_MAX)
       return invalidValue("too much dynamic shared memory");
+    Expected<bool> Captured =
+        captureOperation(Stream, [&]() -> Expected<NodeParams> {
+          Expected<KernelNode> N = makeKernelNode(
+              *K, const_cast<void *>(F->HostFunction), {Grid.x, Grid.y, Grid.z},
+              {Block.x, Block.y, Block.z}, uint32_t(SharedMem), Args, nullptr,
+              Opts.Cooperative);
+          if (!N)
+            return N.takeError();
+          return NodeParams(std::move(*N));
+        });
+    if (!Captured)
+      return Captured.takeError();
+    if (*Captured)
+      return Error::success();
     return C.launch(*K, {Grid.x, Grid.y, Grid.z}, {Block.x, Block.y, Block.z},
                     uint32_t(SharedMem), RuntimeState::get().toStream(Stream),
                     Args, Opts);

@@ -93,6 +93,7 @@ void RuntimeState::registerFunction(RegisteredBinary *B,
   std::lock_guard<std::mutex> G(Lock);
   auto F = std::make_unique<RegisteredFunction>();
   F->Binary = B;
+  F->HostFunction = HostFunction;
   F->DeviceName = DeviceName;
   Functions[HostFunction] = std::move(F);
 }

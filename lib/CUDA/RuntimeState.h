@@ -13,7 +13,9 @@
 #include "CUDAABI.h"
 #include "ptxjit/Device/Context.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -35,6 +37,8 @@ struct RegisteredBinary {
 
 struct RegisteredFunction {
   RegisteredBinary *Binary;
+  /// The host stub the program registered it by.
+  const void *HostFunction = nullptr;
   std::string DeviceName;
   device::Kernel *Kernel = nullptr;
 };
@@ -47,14 +51,21 @@ struct RegisteredVariable {
   void **ManagedPointer = nullptr;
 };
 
+struct StreamCapture;
+
 } // namespace cuda
 } // namespace ptxjit
+
+struct CUgraphNode_st;
 
 /// cudaStream_t points to one of these.
 struct CUstream_st {
   ptxjit::device::Stream *S;
   unsigned Flags;
   int Priority;
+  /// Its part in a stream capture, if it takes part in one (Capture.h;
+  /// guarded by the capture lock).
+  ptxjit::cuda::StreamCapture *Capture = nullptr;
 };
 
 /// cudaEvent_t points to one of these.
@@ -64,6 +75,10 @@ struct CUevent_st {
   ptxjit::device::Stream *S = nullptr; ///< where it was last recorded
   uint64_t Ticket = 0;
   std::chrono::steady_clock::time_point When;
+  /// Last recorded in a capture: its id, and the nodes a wait for the event
+  /// depends on (the dependencies guarded by the capture lock).
+  std::atomic<uint64_t> CaptureId{0};
+  llvm::SmallVector<CUgraphNode_st *, 2> CaptureDependencies;
 };
 
 namespace ptxjit {

@@ -2,11 +2,15 @@
 //
 // cudaStream_t and cudaEvent_t are our own objects over device::Stream and
 // its tickets: recording an event queues a piece of work that notes the
-// time; waiting for an event waits for its ticket.
+// time; waiting for an event waits for its ticket. Every operation asks
+// stream capture (Capture.h) first, which may take it into a graph.
 //
 //===----------------------------------------------------------------------===//
 
 #include "APIHelpers.h"
+#include "Capture.h"
+#include "DeviceProperties.h"
+#include <algorithm>
 #include <chrono>
 
 using namespace llvm;
@@ -19,8 +23,10 @@ static constexpr unsigned EventDisableTiming = 0x2;
 PTXJIT_CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *Out,
                                                            unsigned Flags,
                                                            int Priority) {
-  if (!Out)
+  if (!Out || (Flags & ~StreamNonBlocking))
     return setLastError(cudaErrorInvalidValue);
+  // Priorities out of the device's range are clamped into it, as CUDA does.
+  Priority = std::clamp(Priority, GreatestStreamPriority, LeastStreamPriority);
   return withContext([&](device::Context &C) -> Error {
     Expected<device::Stream &> S = C.createStream(
         Flags & StreamNonBlocking ? device::StreamKind::NonBlocking
@@ -45,6 +51,7 @@ PTXJIT_CUDART_API cudaError_t cudaStreamCreate(cudaStream_t *Out) {
 PTXJIT_CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t Stream) {
   if (!RuntimeState::get().toStream(Stream))
     return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
+  forgetCapturingStream(Stream);
   return withContext([&](device::Context &C) {
     Error E = C.destroyStream(*Stream->S);
     delete Stream;
@@ -54,6 +61,8 @@ PTXJIT_CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t Stream) {
 
 PTXJIT_CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t Stream) {
   return withContext([&](device::Context &C) {
+    if (Error E = checkStreamSync(Stream))
+      return E;
     device::Stream *S = RuntimeState::get().toStream(Stream);
     return (S ? *S : C.getDefaultStream()).synchronize();
   });
@@ -62,6 +71,8 @@ PTXJIT_CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t Stream) {
 PTXJIT_CUDART_API cudaError_t cudaStreamQuery(cudaStream_t Stream) {
   return withContext([&](device::Context &C) -> Error {
     if (Error E = C.getStickyError())
+      return E;
+    if (Error E = checkStreamSync(Stream))
       return E;
     device::Stream *S = RuntimeState::get().toStream(Stream);
     if ((S ? *S : C.getDefaultStream()).isIdle())
@@ -87,12 +98,39 @@ PTXJIT_CUDART_API cudaError_t cudaStreamGetPriority(cudaStream_t Stream,
   return cudaSuccess;
 }
 
+PTXJIT_CUDART_API cudaError_t cudaStreamGetId(cudaStream_t Stream,
+                                              unsigned long long *Id) {
+  if (!Id)
+    return setLastError(cudaErrorInvalidValue);
+  // Unique while the stream lives; the legacy and per-thread default
+  // streams are 0 (here they are one stream).
+  *Id = RuntimeState::get().toStream(Stream)
+            ? reinterpret_cast<uintptr_t>(Stream->S)
+            : 0;
+  return cudaSuccess;
+}
+
+PTXJIT_CUDART_API cudaError_t cudaStreamGetDevice(cudaStream_t Stream,
+                                                  int *Device) {
+  if (!Device)
+    return setLastError(cudaErrorInvalidValue);
+  *Device = 0;
+  return cudaSuccess;
+}
+
 PTXJIT_CUDART_API cudaError_t cudaLaunchHostFunc(cudaStream_t Stream,
                                                  cudaHostFn_t Fn,
                                                  void *UserData) {
   if (!Fn)
     return setLastError(cudaErrorInvalidValue);
-  return withContext([&](device::Context &C) {
+  return withContext([&](device::Context &C) -> Error {
+    Expected<bool> Captured = captureOperation(Stream, [&] {
+      return NodeParams(HostNode{{Fn, UserData}});
+    });
+    if (!Captured)
+      return Captured.takeError();
+    if (*Captured)
+      return Error::success();
     C.enqueue(RuntimeState::get().toStream(Stream), [=] {
       Fn(UserData);
       return Error::success();
@@ -106,7 +144,11 @@ cudaStreamAddCallback(cudaStream_t Stream, cudaStreamCallback_t Callback,
                       void *UserData, unsigned Flags) {
   if (!Callback)
     return setLastError(cudaErrorInvalidValue);
-  return withContext([&](device::Context &C) {
+  return withContext([&](device::Context &C) -> Error {
+    // Graphs have host nodes (cudaLaunchHostFunc), not callbacks.
+    if (Error E = refuseInCapture(Stream, "cudaStreamAddCallback",
+                                  device::ErrorCode::StreamCaptureUnsupported))
+      return E;
     C.enqueue(RuntimeState::get().toStream(Stream), [=, &C] {
       // The callback is told whether the device has failed.
       cudaError_t Status = cudaSuccess;
@@ -142,33 +184,39 @@ PTXJIT_CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t Event) {
   return cudaSuccess;
 }
 
-PTXJIT_CUDART_API cudaError_t cudaEventRecord(cudaEvent_t Event,
-                                              cudaStream_t Stream) {
+PTXJIT_CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t Event,
+                                                       cudaStream_t Stream,
+                                                       unsigned Flags) {
   if (!Event)
     return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
-  return withContext([&](device::Context &C) {
-    device::Stream *S = RuntimeState::get().toStream(Stream);
-    uint64_t Ticket = C.enqueue(S, [Event] {
-      std::lock_guard<std::mutex> G(Event->Lock);
-      Event->When = std::chrono::steady_clock::now();
-      return Error::success();
-    });
-    std::lock_guard<std::mutex> G(Event->Lock);
-    Event->S = S ? S : &C.getDefaultStream();
-    Event->Ticket = Ticket;
+  if (Flags & ~cudaEventRecordExternal)
+    return setLastError(cudaErrorInvalidValue);
+  return withContext([&](device::Context &C) -> Error {
+    Expected<bool> Captured = captureEventRecord(*Event, Stream, Flags);
+    if (!Captured)
+      return Captured.takeError();
+    if (!*Captured)
+      recordEvent(C, *Event, RuntimeState::get().toStream(Stream));
     return Error::success();
   });
 }
 
-PTXJIT_CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t Event,
-                                                       cudaStream_t Stream,
-                                                       unsigned Flags) {
-  return cudaEventRecord(Event, Stream);
+PTXJIT_CUDART_API cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t Event,
+                                                            cudaStream_t Stream,
+                                                            unsigned Flags) {
+  return cudaEventRecordWithFlags(Event, Stream, Flags);
+}
+
+PTXJIT_CUDART_API cudaError_t cudaEventRecord(cudaEvent_t Event,
+                                              cudaStream_t Stream) {
+  return cudaEventRecordWithFlags(Event, Stream, 0);
 }
 
 PTXJIT_CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t Event) {
   if (!Event)
     return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
+  if (Error E = checkEventUse(*Event))
+    return setLastError(std::move(E));
   if (Event->S)
     Event->S->waitFor(Event->Ticket);
   if (device::Context *C = RuntimeState::get().peekContext())
@@ -179,6 +227,8 @@ PTXJIT_CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t Event) {
 PTXJIT_CUDART_API cudaError_t cudaEventQuery(cudaEvent_t Event) {
   if (!Event)
     return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
+  if (Error E = checkEventUse(*Event))
+    return setLastError(std::move(E));
   if (Event->S && !Event->S->isComplete(Event->Ticket))
     return cudaErrorNotReady; // not an error: not recorded as one
   return cudaSuccess;
@@ -188,6 +238,8 @@ PTXJIT_CUDART_API cudaError_t cudaEventElapsedTime(float *Ms, cudaEvent_t Start,
                                                    cudaEvent_t End) {
   if (!Ms || !Start || !End)
     return setLastError(cudaErrorInvalidValue);
+  if (Error E = joinErrors(checkEventUse(*Start), checkEventUse(*End)))
+    return setLastError(std::move(E));
   if ((Start->Flags | End->Flags) & EventDisableTiming)
     return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
   if (!Start->S || !End->S)
@@ -204,34 +256,14 @@ PTXJIT_CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t Stream,
                                                   unsigned Flags) {
   if (!Event)
     return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
-  if (!Event->S)
-    return cudaSuccess; // never recorded: nothing to wait for
-  return withContext([&](device::Context &C) {
-    C.enqueueWait(RuntimeState::get().toStream(Stream), *Event->S,
-                  Event->Ticket);
+  if (Flags & ~cudaEventWaitExternal)
+    return setLastError(cudaErrorInvalidValue);
+  return withContext([&](device::Context &C) -> Error {
+    Expected<bool> Captured = captureEventWait(Stream, *Event, Flags);
+    if (!Captured)
+      return Captured.takeError();
+    if (!*Captured)
+      waitForEvent(C, RuntimeState::get().toStream(Stream), *Event);
     return Error::success();
   });
-}
-
-// Stream capture and graphs are not there yet: say so, never crash.
-PTXJIT_CUDART_API cudaError_t cudaStreamBeginCapture(cudaStream_t, int) {
-  return setLastError(cudaError_t(device::ErrorCode::NotSupported));
-}
-PTXJIT_CUDART_API cudaError_t cudaStreamEndCapture(cudaStream_t, void **) {
-  return setLastError(cudaError_t(device::ErrorCode::NotSupported));
-}
-PTXJIT_CUDART_API cudaError_t cudaStreamIsCapturing(cudaStream_t, int *Status) {
-  if (Status)
-    *Status = 0; // cudaStreamCaptureStatusNone
-  return cudaSuccess;
-}
-PTXJIT_CUDART_API cudaError_t cudaGraphCreate(void **, unsigned) {
-  return setLastError(cudaError_t(device::ErrorCode::NotSupported));
-}
-PTXJIT_CUDART_API cudaError_t cudaGraphInstantiate(void **, void *,
-                                                   unsigned long long) {
-  return setLastError(cudaError_t(device::ErrorCode::NotSupported));
-}
-PTXJIT_CUDART_API cudaError_t cudaGraphLaunch(void *, cudaStream_t) {
-  return setLastError(cudaError_t(device::ErrorCode::NotSupported));
 }
