@@ -137,11 +137,11 @@ void FunctionLowering::emitPhaseSites() {
     uint64_t Offset = alignTo(Size, 16);
     Size = Offset + DL.getTypeStoreSize(A->getAllocatedType());
     // Converged, no lane waits elsewhere: what waiting lanes would need
-    // (their blocks, exchanged operands: the vector slots that are not
-    // registers) is dead.
-    bool IsRegister = RegisterOf.count(A);
-    Slots.push_back(
-        {A, Offset, IsRegister || !A->getAllocatedType()->isVectorTy()});
+    // (their blocks, exchanged operands: the vector slots that are neither
+    // registers nor the carry flags) is dead.
+    bool Kept = RegisterOf.count(A) || A == CarryVar ||
+                !A->getAllocatedType()->isVectorTy();
+    Slots.push_back({A, Offset, Kept});
   }
   ML.PhaseStateSize = alignTo(std::max<uint64_t>(Size, 16), 64);
 

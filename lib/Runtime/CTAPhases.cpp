@@ -11,7 +11,8 @@
 // The barrier completes when every warp that has not exited returned at a
 // barrier with the same id (exited threads are not waited for, as on
 // sm_70). Anything else, a warp that reached the barrier while other lanes
-// of it waited elsewhere or warps at different barriers, goes on with
+// of it waited elsewhere, warps at different barriers or a barrier id out
+// of range, goes on with
 // fibers: each warp resumes where it returned, arrives at its barrier again
 // through the general path, and the fiber scheduler sorts it out (also
 // reporting a deadlock).
@@ -69,7 +70,9 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
         Fibers = true;
         break;
       }
-      if (AtBarrier++ && C.SuspendBarrier != Barrier) {
+      // The general path reports an id out of range.
+      if (C.SuspendBarrier >= NumCTABarriers ||
+          (AtBarrier++ && C.SuspendBarrier != Barrier)) {
         Fibers = true;
         break;
       }

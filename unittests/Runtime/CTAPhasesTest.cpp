@@ -135,6 +135,11 @@ TEST_F(CTAPhasesTest, DifferentBarriersGoOnWithFibersAndDeadlock) {
   EXPECT_NE(E.find("wait at barrier 1"), std::string::npos) << E;
 }
 
+TEST_F(CTAPhasesTest, BarrierOutOfRangeIsReportedOnFibers) {
+  std::string E = run({{16}, {16}});
+  EXPECT_NE(E.find("barrier 16 is out of range"), std::string::npos) << E;
+}
+
 TEST_F(CTAPhasesTest, StopsAtAWarpStatus) {
   // A warp that traps stops the CTA at once; the launch reports it.
   Warps.resize(2);
