@@ -770,7 +770,10 @@ private:
       Global[D] = size_t(B.Grid[D]) * B.Block[D];
       Local[D] = B.Block[D];
     }
-    std::vector<OpenCLArg> Args = B.params().toOpenCL();
+    // The scalars' bytes live in the list: keep it until the kernel has
+    // its arguments.
+    ParamList Params = B.params();
+    std::vector<OpenCLArg> Args = Params.toOpenCL();
     Expected<std::unique_ptr<OpenCLLaunch>> L =
         Peer->prepare(Path, B.Kernel, Args, Global, Local);
     if (!L) {
@@ -780,15 +783,14 @@ private:
     return std::move(*L);
   }
 
-  /// One run of the OpenCL twin: reset through mapped buffers, timed run,
-  /// and on the last run the output checked. A wrong output is an error.
+  /// One run of the OpenCL twin: the reset arrays copied in, the timed run,
+  /// and on the last run the output copied back and checked. A wrong
+  /// output is an error.
   Error runPeer(Benchmark &B, OpenCLLaunch &CL,
                 const std::vector<uint32_t> &Reference, bool Timed, bool Last,
                 std::vector<double> &Ms) {
-    if (Error E = CL.mapBuffers())
-      return E;
     B.reset();
-    if (Error E = CL.unmapBuffers())
+    if (Error E = CL.upload())
       return E;
     flusher().flush();
     auto Start = Clock::now();
@@ -799,12 +801,10 @@ private:
       Ms.push_back(T);
     if (!Last)
       return Error::success();
-    if (Error E = CL.mapBuffers())
+    if (Error E = CL.download())
       return E;
     bool OK;
     std::string Check = compareOutputs(B.output(), Reference, OK);
-    if (Error E = CL.unmapBuffers())
-      return E;
     if (!OK)
       return createStringError(Check);
     return Error::success();

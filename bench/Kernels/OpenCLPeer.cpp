@@ -42,12 +42,13 @@ public:
       if (!A.IsBuffer) {
         Err = clSetKernelArg(K, I, A.Size, A.Data);
       } else {
-        cl_mem M = clCreateBuffer(Ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                                  A.Size, const_cast<void *>(A.Data), &Err);
+        cl_mem M =
+            clCreateBuffer(Ctx, CL_MEM_READ_WRITE, A.Size, nullptr, &Err);
         if (Err != CL_SUCCESS)
           return clError(Err, "clCreateBuffer");
         Buffers.push_back(M);
         Sizes.push_back(A.Size);
+        Host.push_back(const_cast<void *>(A.Data));
         Err = clSetKernelArg(K, I, sizeof M, &M);
       }
       if (Err != CL_SUCCESS)
@@ -65,30 +66,24 @@ public:
     return Err == CL_SUCCESS ? Error::success() : clError(Err, "clFinish");
   }
 
-  Error mapBuffers() override {
-    Mapped.clear();
+  Error upload() override {
     for (unsigned I = 0; I != Buffers.size(); ++I) {
-      cl_int Err;
-      void *P =
-          clEnqueueMapBuffer(Q, Buffers[I], CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
-                             0, Sizes[I], 0, nullptr, nullptr, &Err);
+      cl_int Err = clEnqueueWriteBuffer(Q, Buffers[I], CL_TRUE, 0, Sizes[I],
+                                        Host[I], 0, nullptr, nullptr);
       if (Err != CL_SUCCESS)
-        return clError(Err, "clEnqueueMapBuffer");
-      Mapped.push_back(P);
+        return clError(Err, "clEnqueueWriteBuffer");
     }
     return Error::success();
   }
 
-  Error unmapBuffers() override {
-    for (unsigned I = 0; I != Mapped.size(); ++I) {
-      cl_int Err = clEnqueueUnmapMemObject(Q, Buffers[I], Mapped[I], 0, nullptr,
-                                           nullptr);
+  Error download() override {
+    for (unsigned I = 0; I != Buffers.size(); ++I) {
+      cl_int Err = clEnqueueReadBuffer(Q, Buffers[I], CL_TRUE, 0, Sizes[I],
+                                       Host[I], 0, nullptr, nullptr);
       if (Err != CL_SUCCESS)
-        return clError(Err, "clEnqueueUnmapMemObject");
+        return clError(Err, "clEnqueueReadBuffer");
     }
-    Mapped.clear();
-    cl_int Err = clFinish(Q);
-    return Err == CL_SUCCESS ? Error::success() : clError(Err, "clFinish");
+    return Error::success();
   }
 
   size_t Global[3] = {1, 1, 1}, Local[3] = {1, 1, 1};
@@ -98,7 +93,7 @@ private:
   cl_kernel K;
   std::vector<cl_mem> Buffers;
   std::vector<size_t> Sizes;
-  std::vector<void *> Mapped;
+  std::vector<void *> Host;
 };
 
 class Peer : public OpenCLPeer {

@@ -2,9 +2,9 @@
 //
 // ptx-jit-bench's peer column: the OpenCL C twin of each benchmark kernel
 // (bench/kernels/<stem>.cl) built and run on the first OpenCL CPU device
-// (PoCL on Debian: pocl-opencl-icd), on all of its cores. Buffers wrap the
-// harness's own arrays (CL_MEM_USE_HOST_PTR), so no copies are timed and
-// the outputs can be compared in place.
+// (PoCL on Debian: pocl-opencl-icd), on all of its cores. Each buffer gets the
+// harness's array copied in before a run and back after it, untimed; only
+// the kernel's run is timed.
 //
 // Without OpenCL at build time (no headers or ICD loader), create() says so
 // and the column shows "-".
@@ -39,10 +39,9 @@ public:
   virtual ~OpenCLLaunch() = default;
   /// Runs the kernel over Global work-items in groups of Local, and waits.
   virtual llvm::Error run() = 0;
-  /// Around host accesses to the buffers (resetting inputs, reading
-  /// outputs): maps them, and unmaps them again.
-  virtual llvm::Error mapBuffers() = 0;
-  virtual llvm::Error unmapBuffers() = 0;
+  /// Copies the harness's arrays into the buffers, and back.
+  virtual llvm::Error upload() = 0;
+  virtual llvm::Error download() = 0;
 };
 
 class OpenCLPeer {

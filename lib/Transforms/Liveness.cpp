@@ -32,25 +32,34 @@ RegisterLiveness::RegisterLiveness(const ptx::Function &F, const PTXCFG &CFG,
     }
 
   unsigned N = Index.size(), NB = CFG.Blocks.size();
+  // Use: read before the block writes it. Local: written (unguarded) before,
+  // so that reads by the same lanes later in the block see that value. Def:
+  // written for every lane, which kills what came before.
   std::vector<BitVector> Use(NB, BitVector(N)), Def(NB, BitVector(N));
+  BitVector Local(N);
   for (unsigned B = 0; B != NB; ++B) {
     const PTXBlock &Blk = CFG.Blocks[B];
     bool All = WritesAll(B);
+    Local.reset();
     std::function<void(const Operand &)> Read = [&](const Operand &Op) {
       if (Op.Kind == Operand::Register || Op.Kind == Operand::Symbol ||
           (Op.Kind == Operand::Address && !Op.Name.empty())) {
         unsigned I = Index.lookup(Op.Name);
-        if (!Def[B].test(I))
+        if (!Local.test(I))
           Use[B].set(I);
       }
       for (const Operand &E : Op.Elements)
         Read(E);
     };
-    std::function<void(const Operand &)> Kill = [&](const Operand &Op) {
-      if (Op.Kind == Operand::Register || Op.Kind == Operand::Symbol)
-        Def[B].set(Index.lookup(Op.Name));
+    std::function<void(const Operand &, bool)> Write = [&](const Operand &Op,
+                                                           bool Kills) {
+      if (Op.Kind == Operand::Register || Op.Kind == Operand::Symbol) {
+        Local.set(Index.lookup(Op.Name));
+        if (Kills)
+          Def[B].set(Index.lookup(Op.Name));
+      }
       for (const Operand &E : Op.Elements)
-        Kill(E);
+        Write(E, Kills);
     };
     for (unsigned S = Blk.Begin; S != Blk.End; ++S) {
       if (F.Body[S].Kind != ptx::Statement::Inst)
@@ -64,8 +73,10 @@ RegisterLiveness::RegisterLiveness(const ptx::Function &F, const PTXCFG &CFG,
                                                                        : 0;
       for (unsigned K = Dests; K < I.Operands.size(); ++K)
         Read(I.Operands[K]);
-      if (I.Op != ptx::Opcode::Call && Dests && All && I.GuardPredicate.empty())
-        Kill(I.Operands[0]);
+      // In a block that may run with only some lanes, the lanes running
+      // write, and read what they wrote; the others keep their values.
+      if (I.Op != ptx::Opcode::Call && Dests && I.GuardPredicate.empty())
+        Write(I.Operands[0], All);
     }
   }
 
