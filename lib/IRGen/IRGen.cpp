@@ -10,6 +10,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
+#include <cstdlib>
 #include <functional>
 
 using namespace llvm;
@@ -116,6 +117,17 @@ static bool branchesOnOthersWrites(const ptx::Function &F, bool CallsRead) {
       return true;
   }
   return false;
+}
+
+/// PTXJIT_BARRIERS=phases: kernels whose barriers allow it are compiled to
+/// run their CTAs in phases (Phases.cpp). Off by default: on the benchmark
+/// suite it is slower than fibers so far (docs/DESIGN.md).
+static bool phasesRequested() {
+  static const bool On = [] {
+    const char *V = std::getenv("PTXJIT_BARRIERS");
+    return V && StringRef(V) == "phases";
+  }();
+  return On;
 }
 
 namespace {
@@ -358,7 +370,7 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   ML.Options = Opts;
   WarpWaits Waits = findWarpWaits(M, *F);
   ML.UsesBarriers = Waits != WarpWaits::None;
-  ML.MayRunInPhases = Waits == WarpWaits::Barriers;
+  ML.MayRunInPhases = Waits == WarpWaits::Barriers && phasesRequested();
   if (Error E = ML.lowerGlobals(*F))
     return std::move(E);
   Expected<Function *> Fn = ML.emitKernel(*F);

@@ -81,16 +81,6 @@ Error ptxjit::validateLaunch(const LaunchConfig &C, const KernelLayout &L) {
   return Error::success();
 }
 
-/// PTXJIT_BARRIERS=fibers: CTAs that could run in phases run on fibers, so
-/// that tests can run every barrier both ways and compare.
-static bool phasesDisabled() {
-  static const bool Disabled = [] {
-    const char *V = std::getenv("PTXJIT_BARRIERS");
-    return V && StringRef(V) == "fibers";
-  }();
-  return Disabled;
-}
-
 namespace {
 
 /// What a warp fiber needs to call the generated warp function.
@@ -215,7 +205,7 @@ public:
     Slots.resize(NumWarps);
     // Each warp's registers across a barrier when the CTA runs in phases.
     uint64_t PhaseBytes = alignTo(K.Layout.PhaseStateSize, 64);
-    if (PhaseBytes && !C.Cooperative && !phasesDisabled()) {
+    if (PhaseBytes && !C.Cooperative) {
       PhaseState.reset(
           static_cast<char *>(std::aligned_alloc(64, PhaseBytes * NumWarps)));
       if (!PhaseState)

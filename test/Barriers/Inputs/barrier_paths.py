@@ -1,6 +1,6 @@
-"""A lit test format that yields every test twice: as the runtime chooses the
-barrier path, and with PTXJIT_BARRIERS=fibers (every CTA with barriers on
-fibers). test/Barriers/lit.local.cfg uses it. In a module of its own so that
+"""A lit test format that yields every test twice: as by default (CTAs with
+barriers on fibers), and with PTXJIT_BARRIERS=phases (kernels whose barriers
+are all in CTA-uniform control flow run their CTAs in phases). test/Barriers/lit.local.cfg uses it. In a module of its own so that
 lit's worker processes can unpickle the tests.
 """
 import copy
@@ -9,13 +9,13 @@ import lit.formats
 import lit.Test
 
 
-class FiberBarrierTest(lit.Test.Test):
+class PhaseBarrierTest(lit.Test.Test):
     def getFullName(self):
-        return super().getFullName() + " [fibers]"
+        return super().getFullName() + " [phases]"
 
     def getExecPath(self):
         # Temporary files of their own: the two runs may be concurrent.
-        return super().getExecPath() + ".fibers"
+        return super().getExecPath() + ".phases"
 
 
 class BothBarrierPaths(lit.formats.ShTest):
@@ -24,9 +24,9 @@ class BothBarrierPaths(lit.formats.ShTest):
             testSuite, path_in_suite, litConfig, localConfig
         ):
             yield test
-            fibers = copy.copy(localConfig)
-            fibers.environment = dict(localConfig.environment, PTXJIT_BARRIERS="fibers")
-            yield FiberBarrierTest(testSuite, path_in_suite, fibers)
+            phases = copy.copy(localConfig)
+            phases.environment = dict(localConfig.environment, PTXJIT_BARRIERS="phases")
+            yield PhaseBarrierTest(testSuite, path_in_suite, phases)
 
 
 def both_paths(base_format):
