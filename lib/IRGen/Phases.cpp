@@ -1,8 +1,9 @@
 //===- Phases.cpp - Barriers where warps return to the runtime ------------===//
 //
-// A kernel whose CTA barriers are all bar.sync of every thread, unguarded,
-// in CTA-uniform control flow (every thread of the CTA reaches them
-// together), may run its CTAs in phases (CTAPhases.cpp): every warp up to
+// With PTXJIT_BARRIERS=phases (off by default: not yet faster than fibers,
+// see docs/DESIGN.md), a kernel whose CTA barriers are all bar.sync of
+// every thread, unguarded, in CTA-uniform control flow (every thread of the
+// CTA reaches them together), may run its CTAs in phases (CTAPhases.cpp): every warp up to
 // the barrier, then every warp on. At such a barrier a warp running in
 // phases (WarpContext::PhaseMode) saves what it needs after the barrier in
 // WarpContext::PhaseState and returns; the runtime calls it again with the

@@ -1,7 +1,7 @@
 //===- CTAPhases.cpp - Runs a CTA's warps in phases between barriers ------===//
 //
 // For kernels whose barriers are all bar.sync of every thread in CTA-uniform
-// control flow, IRGen makes each barrier a point where the warp function
+// control flow, IRGen (with PTXJIT_BARRIERS=phases) makes each barrier a point where the warp function
 // saves what it needs after the barrier (WarpContext::PhaseState) and
 // returns (KernelLayout::PhaseStateSize). A CTA then runs as the loops of
 // CPU OpenCL compilers do: every warp up to the barrier, one after another,
