@@ -9,6 +9,7 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools clang-22 libclang-cpp22-dev libclang-22-dev
   libclang-rt-22-dev libzstd-dev liblz4-dev
   libgtest-dev libbenchmark-dev
+  pocl-opencl-icd ocl-icd-opencl-dev
 )
 
 missing=()

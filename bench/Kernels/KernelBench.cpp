@@ -3,10 +3,12 @@
 // For each benchmark: deterministic inputs, the native C++ version (built
 // with -O3 -march=native, see NativeKernels.cpp) timed on one thread, then
 // the PTX kernel from bench/kernels loaded, JIT-compiled and launched on one
-// host thread (the comparison that counts) and on all cores (for
-// information). Native and one-thread runs alternate, so that a change in
-// machine load hits both alike. The output is checked against the native
-// one; the kernels are written so that the two agree bit for bit.
+// host thread; native and one-thread runs alternate, so that a change in
+// machine load hits both alike. Then the kernel on all cores, alternating
+// with the peer: the kernel's OpenCL C twin (bench/kernels/<stem>.cl) on an
+// OpenCL CPU device (PoCL), also on all cores. Every output is checked
+// against the native one; the kernels are written so that all agree bit for
+// bit.
 //
 // A kernel that does not compile or launch yet (e.g. it needs CTA barriers)
 // is reported as "skipped: <error>" and the others still run.
@@ -14,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NativeKernels.h"
+#include "OpenCLPeer.h"
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/FrontEnd.h"
@@ -34,6 +37,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 using namespace llvm;
@@ -64,7 +68,10 @@ static cl::opt<unsigned> FlushMB(
     cl::desc("Before every timed run, read this many MiB of other memory so "
              "that the benchmark's data is not in the caches (0: off)"));
 static cl::opt<bool> NoMultiThread("no-mt",
-                                   cl::desc("Skip the all-cores ptx-jit runs"));
+                                   cl::desc("Skip the all-cores runs (ptx-jit "
+                                            "and the OpenCL peer)"));
+static cl::opt<bool> NoPeer("no-peer",
+                            cl::desc("Skip the OpenCL peer (PoCL) runs"));
 
 namespace {
 
@@ -123,7 +130,37 @@ public:
   ParamList &addI32(int32_t V) { return addBytes(&V, sizeof V); }
   ParamList &addU32(uint32_t V) { return addBytes(&V, sizeof V); }
   ParamList &addF32(float V) { return addBytes(&V, sizeof V); }
-  ParamList &addPtr(const void *V) { return addBytes(&V, sizeof V); }
+  /// A pointer to Bytes bytes of the harness's memory (the OpenCL twin
+  /// gets a buffer over them).
+  ParamList &addPtr(const void *V, size_t Bytes) {
+    addBytes(&V, sizeof V);
+    PointerArg.back() = true;
+    Extents.push_back({V, Bytes});
+    return *this;
+  }
+
+  template <typename T> ParamList &addBuf(const Buffer<T> &B) {
+    return addPtr(B.data(), B.size() * sizeof(T));
+  }
+
+  /// The same arguments for the OpenCL twin: pointers become buffers.
+  std::vector<OpenCLArg> toOpenCL() const {
+    std::vector<OpenCLArg> CL;
+    for (size_t I = 0, P = 0; I != Args.size(); ++I) {
+      OpenCLArg A;
+      if (P < Extents.size() && PointerArg[I]) {
+        A.IsBuffer = true;
+        A.Data = Extents[P].first;
+        A.Size = Extents[P].second;
+        ++P;
+      } else {
+        A.Data = Args[I].data();
+        A.Size = Args[I].size();
+      }
+      CL.push_back(A);
+    }
+    return CL;
+  }
 
   /// Lays the arguments out as the compiled kernel expects them.
   Expected<std::vector<uint8_t>> pack(const ptx::Function &F,
@@ -153,20 +190,41 @@ private:
   ParamList &addBytes(const void *P, size_t N) {
     const uint8_t *B = static_cast<const uint8_t *>(P);
     Args.emplace_back(B, B + N);
+    PointerArg.push_back(false);
     return *this;
   }
   std::vector<std::vector<uint8_t>> Args;
+  std::vector<bool> PointerArg;
+  std::vector<std::pair<const void *, size_t>> Extents;
 };
 
-/// One benchmark. The output is one float array, compared with the native
-/// version's bit for bit.
+/// A benchmark's output: 32-bit words (floats or unsigned integers),
+/// compared with the native version's bit for bit.
+struct OutputView {
+  void *Data = nullptr;
+  size_t Words = 0;
+  bool IsFloat = true;
+  template <typename T> static OutputView of(Buffer<T> &B) {
+    static_assert(sizeof(T) == 4, "outputs are 32-bit words");
+    return {B.data(), B.size(), std::is_floating_point_v<T>};
+  }
+  uint32_t word(size_t I) const {
+    uint32_t W;
+    std::memcpy(&W, static_cast<const char *>(Data) + 4 * I, 4);
+    return W;
+  }
+};
+
+/// One benchmark. The output is one array of 32-bit words, compared with
+/// the native version's bit for bit.
 class Benchmark {
 public:
   virtual ~Benchmark() = default;
 
   std::string Name;   ///< the table's row label
   std::string Size;   ///< problem size, for the table
-  std::string File;   ///< PTX file in KernelDir
+  std::string File;   ///< PTX file in KernelDir; the OpenCL C twin is the
+                      ///< .cl file of the same stem
   std::string Kernel; ///< .entry name
   uint32_t Grid[3] = {1, 1, 1};
   uint32_t Block[3] = {1, 1, 1};
@@ -187,14 +245,11 @@ public:
   virtual void reset() = 0;
   virtual void runNative() = 0;
   virtual ParamList params() = 0;
-  virtual Buffer<float> &output() = 0;
+  virtual OutputView output() = 0;
 
   /// Resets the output to a pattern no kernel produces, so a kernel that
   /// writes nothing is caught.
-  void poisonOutput() {
-    std::memset(static_cast<void *>(output().data()), 0xff,
-                output().size() * sizeof(float));
-  }
+  void poisonOutput() { std::memset(output().Data, 0xff, output().Words * 4); }
 };
 
 /// Writes a fresh NaN pattern into the output before each run.
@@ -224,13 +279,9 @@ public:
     nativeVectorAdd(A.data(), B.data(), C.data(), N);
   }
   ParamList params() override {
-    return ParamList()
-        .addPtr(A.data())
-        .addPtr(B.data())
-        .addPtr(C.data())
-        .addI32(int32_t(N));
+    return ParamList().addBuf(A).addBuf(B).addBuf(C).addI32(int32_t(N));
   }
-  Buffer<float> &output() override { return C; }
+  OutputView output() override { return OutputView::of(C); }
 
 private:
   int64_t N;
@@ -258,13 +309,9 @@ public:
   void reset() override { std::memcpy(Y.data(), Y0.data(), N * sizeof(float)); }
   void runNative() override { nativeSaxpy(N, Alpha, X.data(), Y.data()); }
   ParamList params() override {
-    return ParamList()
-        .addI32(int32_t(N))
-        .addF32(Alpha)
-        .addPtr(X.data())
-        .addPtr(Y.data());
+    return ParamList().addI32(int32_t(N)).addF32(Alpha).addBuf(X).addBuf(Y);
   }
-  Buffer<float> &output() override { return Y; }
+  OutputView output() override { return OutputView::of(Y); }
 
 private:
   int64_t N;
@@ -298,15 +345,10 @@ public:
     nativeSgemm(M, N, K, A.data(), B.data(), C.data());
   }
   ParamList params() override {
-    return ParamList()
-        .addI32(M)
-        .addI32(N)
-        .addI32(K)
-        .addPtr(A.data())
-        .addPtr(B.data())
-        .addPtr(C.data());
+    return ParamList().addI32(M).addI32(N).addI32(K).addBuf(A).addBuf(B).addBuf(
+        C);
   }
-  Buffer<float> &output() override { return C; }
+  OutputView output() override { return OutputView::of(C); }
   /// Two per tile (sgemm_tiled.cu).
   uint64_t barriersPerWarp() const override {
     return StringRef(Kernel).starts_with("sgemm_tiled") ? 2 * (K / Block[0])
@@ -344,10 +386,10 @@ public:
         .addI32(H)
         .addF32(C0)
         .addF32(C1)
-        .addPtr(In.data())
-        .addPtr(Out.data());
+        .addBuf(In)
+        .addBuf(Out);
   }
-  Buffer<float> &output() override { return Out; }
+  OutputView output() override { return OutputView::of(Out); }
 
 private:
   int W, H;
@@ -374,9 +416,9 @@ public:
     nativeBlockReduce(In.data(), Partial.data(), N, BlockSize);
   }
   ParamList params() override {
-    return ParamList().addPtr(In.data()).addPtr(Partial.data()).addU32(N);
+    return ParamList().addBuf(In).addBuf(Partial).addU32(N);
   }
-  Buffer<float> &output() override { return Partial; }
+  OutputView output() override { return OutputView::of(Partial); }
   /// After the load, then per halving step: 8 steps down to 1 with shared
   /// memory only, 3 (128, 64, 32) before the shuffles (reduce.cu).
   uint64_t barriersPerWarp() const override {
@@ -387,6 +429,48 @@ private:
   static constexpr unsigned BlockSize = 256; // BLOCK in reduce.cu
   uint32_t N;
   Buffer<float> In, Partial;
+};
+
+class HistogramBench : public Benchmark {
+public:
+  explicit HistogramBench(uint32_t N) : N(N) {
+    Name = "histogram";
+    Size = formatv("{0}M bytes b256", N >> 20);
+    File = "histogram.ptx";
+    Kernel = "histogram_smem";
+    Block[0] = BlockSize;
+    Grid[0] = NumBlocks;
+  }
+  void setUp() override {
+    Data = Buffer<uint8_t>(N);
+    Hist = Buffer<uint32_t>(Bins);
+    // Uniformly distributed bytes: few lanes of a warp hit the same bin.
+    uint64_t S = 9;
+    for (size_t I = 0; I < N; I += 8) {
+      uint64_t Z = (S += 0x9E3779B97F4A7C15ull);
+      Z = (Z ^ (Z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      Z = (Z ^ (Z >> 27)) * 0x94D049BB133111EBull;
+      Z ^= Z >> 31;
+      std::memcpy(Data.data() + I, &Z, std::min<size_t>(8, N - I));
+    }
+  }
+  // The kernel adds to the histogram: start from zero.
+  void reset() override { std::memset(Hist.data(), 0, Bins * 4); }
+  void runNative() override {
+    nativeHistogram(Data.data(), N, Hist.data(), NumBlocks, BlockSize);
+  }
+  ParamList params() override {
+    return ParamList().addBuf(Data).addU32(N).addBuf(Hist);
+  }
+  OutputView output() override { return OutputView::of(Hist); }
+  /// One after clearing the block's histogram, one before adding it up.
+  uint64_t barriersPerWarp() const override { return 2; }
+
+private:
+  static constexpr unsigned Bins = 256, BlockSize = 256, NumBlocks = 1024;
+  uint32_t N;
+  Buffer<uint8_t> Data;
+  Buffer<uint32_t> Hist;
 };
 
 struct Timing {
@@ -448,19 +532,24 @@ Expected<Timing> measure(ResetFn Reset, BodyFn Body) {
 }
 
 /// Compares the output with the native one: "exact" or what differs.
-std::string compareOutputs(const Buffer<float> &Got, const Buffer<float> &Want,
-                           bool &OK) {
+std::string compareOutputs(const OutputView &Got,
+                           const std::vector<uint32_t> &Want, bool &OK) {
   size_t Diff = 0, First = 0;
   double MaxRel = 0;
+  auto Value = [&](uint32_t W) -> double {
+    if (!Got.IsFloat)
+      return W;
+    float F;
+    std::memcpy(&F, &W, 4);
+    return F;
+  };
   for (size_t I = 0; I != Want.size(); ++I) {
-    uint32_t G, W;
-    std::memcpy(&G, &Got.data()[I], 4);
-    std::memcpy(&W, &Want.data()[I], 4);
+    uint32_t G = Got.word(I), W = Want[I];
     if (G == W)
       continue;
     if (!Diff++)
       First = I;
-    double A = Got.data()[I], B = Want.data()[I];
+    double A = Value(G), B = Value(W);
     double Rel = std::fabs(A - B) / std::max(std::fabs(B), 1e-30);
     MaxRel = std::isnan(Rel) ? INFINITY : std::max(MaxRel, Rel);
   }
@@ -469,51 +558,57 @@ std::string compareOutputs(const Buffer<float> &Got, const Buffer<float> &Want,
     return "exact";
   return formatv("MISMATCH: {0} of {1} differ (first at {2}: {3} vs {4}), "
                  "max rel err {5:e}",
-                 Diff, Want.size(), First, Got.data()[First],
-                 Want.data()[First], MaxRel);
+                 Diff, Want.size(), First, Value(Got.word(First)),
+                 Value(Want[First]), MaxRel);
 }
 
 struct Row {
   std::string Name, Size;
-  Timing Native, JIT1, JITAll;
+  Timing Native, JIT1, JITAll, Peer;
   double JITCompileMs = 0;
-  bool HasMultiThread = false;
+  bool HasMultiThread = false, HasPeer = false;
   uint64_t WarpBarriers = 0;
   std::string Check;
   std::string Skipped; ///< why the kernel did not run, if it did not
 };
 
 void printHeader(raw_ostream &OS) {
-  OS << formatv("{0,-14} {1,-22} {2,10} {3,10} {4,10} {5,10} {6,7} {7,9} "
-                "{8,10} {9,9}  {10}\n",
-                "benchmark", "size", "native", "native", "ptx-jit", "ptx-jit",
-                "ratio", "JIT", "ptx-jit", "1T ns per", "check");
-  OS << formatv("{0,-14} {1,-22} {2,10} {3,10} {4,10} {5,10} {6,7} {7,9} "
-                "{8,10} {9,9}\n",
-                "", "", "min ms", "med ms", "1T min ms", "1T med ms", "min",
-                "ms", "MT min ms", "warp-bar");
-  OS << std::string(128, '-') << "\n";
+  OS << formatv("{0,-14} {1,-20} {2,9} {3,9} {4,9} {5,9} {6,8} {7,8} {8,7} "
+                "{9,8}  {10}\n",
+                "benchmark", "size", "native", "PoCL", "ptx-jit", "ptx-jit",
+                "ptx-jit", "ptx-jit", "JIT", "1T ns/", "check");
+  OS << formatv("{0,-14} {1,-20} {2,9} {3,9} {4,9} {5,9} {6,8} {7,8} {8,7} "
+                "{9,8}\n",
+                "", "", "1T ms", "MT ms", "1T ms", "MT ms", "/native", "/PoCL",
+                "ms", "warp-bar");
+  OS << std::string(120, '-') << "\n";
 }
 
 void printRow(raw_ostream &OS, const Row &R) {
   if (!R.Skipped.empty()) {
-    OS << formatv("{0,-14} {1,-22} {2,10:f2} {3,10:f2}  skipped: {4}\n", R.Name,
-                  R.Size, R.Native.Min, R.Native.Median, R.Skipped);
+    OS << formatv("{0,-14} {1,-20} {2,9:f2}  skipped: {3}\n", R.Name, R.Size,
+                  R.Native.Min, R.Skipped);
     return;
   }
-  std::string MT = R.HasMultiThread ? formatv("{0:f2}", R.JITAll.Min).str()
-                                    : std::string("-");
+  auto Ms = [](bool Has, double V) {
+    return Has ? formatv("{0:f2}", V).str() : std::string("-");
+  };
+  auto Ratio = [](bool Has, double A, double B) {
+    return Has ? formatv("{0:f2}x", A / B).str() : std::string("-");
+  };
   // The whole run time per warp per barrier: what one barrier costs at
   // most, everything else included.
   std::string PerBarrier =
       R.WarpBarriers
           ? formatv("{0:f1}", R.JIT1.Min * 1e6 / R.WarpBarriers).str()
           : std::string("-");
-  OS << formatv("{0,-14} {1,-22} {2,10:f2} {3,10:f2} {4,10:f2} {5,10:f2} "
-                "{6,6:f2}x {7,9:f1} {8,10} {9,9}  {10}\n",
-                R.Name, R.Size, R.Native.Min, R.Native.Median, R.JIT1.Min,
-                R.JIT1.Median, R.JIT1.Min / R.Native.Min, R.JITCompileMs, MT,
-                PerBarrier, R.Check);
+  OS << formatv("{0,-14} {1,-20} {2,9:f2} {3,9} {4,9:f2} {5,9} {6,8} {7,8} "
+                "{8,7:f1} {9,8}  {10}\n",
+                R.Name, R.Size, R.Native.Min, Ms(R.HasPeer, R.Peer.Min),
+                R.JIT1.Min, Ms(R.HasMultiThread, R.JITAll.Min),
+                Ratio(true, R.JIT1.Min, R.Native.Min),
+                Ratio(R.HasMultiThread && R.HasPeer, R.JITAll.Min, R.Peer.Min),
+                R.JITCompileMs, PerBarrier, R.Check);
 }
 
 std::string errorText(Error E) {
@@ -525,7 +620,8 @@ std::string errorText(Error E) {
 
 class Harness {
 public:
-  explicit Harness(std::unique_ptr<KernelJIT> J) : J(std::move(J)) {}
+  Harness(std::unique_ptr<KernelJIT> J, std::unique_ptr<OpenCLPeer> Peer)
+      : J(std::move(J)), Peer(std::move(Peer)) {}
 
   /// Runs one benchmark; false if its output was wrong.
   bool run(Benchmark &B) {
@@ -589,7 +685,7 @@ private:
     };
 
     // The native output is the reference; every native run gives the same.
-    Buffer<float> Reference(B.output().size());
+    std::vector<uint32_t> Reference(B.output().Words);
     std::vector<double> NativeMs, OneMs;
     for (unsigned Run = 0; Run != Warmup + Reps; ++Run) {
       B.reset();
@@ -600,8 +696,7 @@ private:
       if (Run >= Warmup)
         NativeMs.push_back(T);
       if (Run == 0)
-        std::memcpy(Reference.data(), B.output().data(),
-                    B.output().size() * sizeof(float));
+        std::memcpy(Reference.data(), B.output().Data, Reference.size() * 4);
       if (!R.Skipped.empty())
         continue;
       B.reset();
@@ -623,18 +718,96 @@ private:
     if (!OK || NoMultiThread)
       return OK;
 
-    Expected<Timing> All =
-        measure([&] { B.reset(); }, [&] { return Launch(0); });
-    if (!All) {
-      R.Check += "; all cores: " + errorText(All.takeError());
-      return false;
+    // All cores: ptx-jit and the OpenCL twin, alternating.
+    std::unique_ptr<OpenCLLaunch> CL = preparePeer(B, R);
+    std::vector<double> AllMs, PeerMs;
+    for (unsigned Run = 0; Run != Warmup + Reps; ++Run) {
+      bool Last = Run + 1 == Warmup + Reps;
+      B.reset();
+      flusher().flush();
+      auto Start = Clock::now();
+      Error E = Launch(0);
+      double T = msSince(Start);
+      if (E) {
+        R.Check += "; all cores: " + errorText(std::move(E));
+        return false;
+      }
+      if (Run >= Warmup)
+        AllMs.push_back(T);
+      if (Last) {
+        std::string MTCheck = compareOutputs(B.output(), Reference, OK);
+        if (!OK) {
+          R.Check += "; all cores: " + MTCheck;
+          return false;
+        }
+      }
+      if (!CL)
+        continue;
+      if (Error E = runPeer(B, *CL, Reference, Run >= Warmup, Last, PeerMs)) {
+        R.Check += "; PoCL: " + errorText(std::move(E));
+        CL.reset();
+        PeerMs.clear();
+      }
     }
-    R.JITAll = *All;
+    R.JITAll = summarize(AllMs);
     R.HasMultiThread = true;
-    std::string MTCheck = compareOutputs(B.output(), Reference, OK);
+    if (!PeerMs.empty()) {
+      R.Peer = summarize(PeerMs);
+      R.HasPeer = true;
+    }
+    return true;
+  }
+
+  /// The OpenCL twin with the benchmark's buffers bound, or null (with a
+  /// note in R.Check when it should have run).
+  std::unique_ptr<OpenCLLaunch> preparePeer(Benchmark &B, Row &R) {
+    if (!Peer || NoPeer)
+      return nullptr;
+    std::string Path =
+        (KernelDir + "/" + StringRef(B.File).rsplit('.').first + ".cl").str();
+    size_t Global[3], Local[3];
+    for (unsigned D = 0; D != 3; ++D) {
+      Global[D] = size_t(B.Grid[D]) * B.Block[D];
+      Local[D] = B.Block[D];
+    }
+    // The scalars' bytes live in the list: keep it until the kernel has
+    // its arguments.
+    ParamList Params = B.params();
+    std::vector<OpenCLArg> Args = Params.toOpenCL();
+    Expected<std::unique_ptr<OpenCLLaunch>> L =
+        Peer->prepare(Path, B.Kernel, Args, Global, Local);
+    if (!L) {
+      R.Check += "; PoCL: " + errorText(L.takeError());
+      return nullptr;
+    }
+    return std::move(*L);
+  }
+
+  /// One run of the OpenCL twin: the reset arrays copied in, the timed run,
+  /// and on the last run the output copied back and checked. A wrong
+  /// output is an error.
+  Error runPeer(Benchmark &B, OpenCLLaunch &CL,
+                const std::vector<uint32_t> &Reference, bool Timed, bool Last,
+                std::vector<double> &Ms) {
+    B.reset();
+    if (Error E = CL.upload())
+      return E;
+    flusher().flush();
+    auto Start = Clock::now();
+    if (Error E = CL.run())
+      return E;
+    double T = msSince(Start);
+    if (Timed)
+      Ms.push_back(T);
+    if (!Last)
+      return Error::success();
+    if (Error E = CL.download())
+      return E;
+    bool OK;
+    std::string Check = compareOutputs(B.output(), Reference, OK);
     if (!OK)
-      R.Check += "; all cores: " + MTCheck;
-    return OK;
+      return createStringError(Check);
+    return Error::success();
   }
 
   Expected<const ptx::Module *> getModule(StringRef File) {
@@ -660,6 +833,7 @@ private:
   }
 
   std::unique_ptr<KernelJIT> J;
+  std::unique_ptr<OpenCLPeer> Peer;
   StringMap<std::unique_ptr<ptx::Module>> Modules;
 };
 
@@ -698,6 +872,7 @@ std::vector<BenchmarkFactory> allBenchmarks() {
       [=] { return std::make_unique<ReduceBench>("reduce_smem", Red); });
   L.push_back(
       [=] { return std::make_unique<ReduceBench>("reduce_shfl", Red); });
+  L.push_back([=] { return std::make_unique<HistogramBench>(Red); });
   return L;
 }
 
@@ -735,12 +910,23 @@ int main(int argc, char **argv) {
   }
 
   outs() << formatv("ptx-jit-bench: JIT -O{0}, {1} warm-up + {2} timed runs "
-                    "each; {3} hardware threads; times in ms; ratio = "
-                    "ptx-jit 1T min / native min\n\n",
+                    "each; {3} hardware threads; min times in ms (1T: one "
+                    "host thread, MT: all cores)\n",
                     unsigned(OptLevel), unsigned(Warmup), unsigned(Reps),
                     std::thread::hardware_concurrency());
+  std::unique_ptr<OpenCLPeer> Peer;
+  if (!NoPeer && !NoMultiThread) {
+    Expected<std::unique_ptr<OpenCLPeer>> P = OpenCLPeer::create();
+    if (P) {
+      Peer = std::move(*P);
+      outs() << "peer: " << Peer->describe() << "\n";
+    } else {
+      outs() << "peer: none: " << errorText(P.takeError()) << "\n";
+    }
+  }
+  outs() << "\n";
   printHeader(outs());
-  Harness H(std::move(*J));
+  Harness H(std::move(*J), std::move(Peer));
   unsigned Failures = 0;
   for (const BenchmarkFactory &Make : allBenchmarks()) {
     std::unique_ptr<Benchmark> B = Make();

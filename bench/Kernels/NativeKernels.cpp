@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "NativeKernels.h"
+#include <algorithm>
 #include <cmath>
 
 #define NATIVE_KERNEL __attribute__((noinline))
@@ -88,6 +89,24 @@ NATIVE_KERNEL void nativeBlockReduce(const float *__restrict In,
       for (unsigned T = 0; T < Stride; ++T)
         S[T] = S[T] + S[T + Stride];
     Partial[Blk] = S[0];
+  }
+}
+
+NATIVE_KERNEL void nativeHistogram(const uint8_t *__restrict Data, uint32_t N,
+                                   uint32_t *__restrict Hist, unsigned Blocks,
+                                   unsigned BlockSize) {
+  // Block by block, each its grid-stride share into a histogram of its own,
+  // then added to the whole, as histogram.cu does.
+  uint64_t Stride = uint64_t(Blocks) * BlockSize;
+  for (unsigned Blk = 0; Blk < Blocks; ++Blk) {
+    uint32_t S[256] = {};
+    for (uint64_t Base = uint64_t(Blk) * BlockSize; Base < N; Base += Stride) {
+      uint64_t End = std::min<uint64_t>(Base + BlockSize, N);
+      for (uint64_t I = Base; I < End; ++I)
+        ++S[Data[I]];
+    }
+    for (unsigned B = 0; B < 256; ++B)
+      Hist[B] += S[B];
   }
 }
 

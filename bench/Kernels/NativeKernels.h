@@ -37,6 +37,11 @@ void nativeStencil5(int W, int H, float C0, float C1, const float *In,
 void nativeBlockReduce(const float *In, float *Partial, uint32_t N,
                        unsigned BlockSize);
 
+/// histogram.cu's algorithm: Blocks blocks of BlockSize threads, each
+/// counting its grid-stride share of Data in a histogram of its own.
+void nativeHistogram(const uint8_t *Data, uint32_t N, uint32_t *Hist,
+                     unsigned Blocks, unsigned BlockSize);
+
 } // namespace bench
 } // namespace ptxjit
 

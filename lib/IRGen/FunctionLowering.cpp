@@ -965,6 +965,7 @@ Error FunctionLowering::lower() {
   declareVariables();
   B.SetInsertPoint(AllocaBB);
   declareExchanges();
+  preparePhases();
   if (F.IsEntry) {
     Warp.setRunning(getContextField(WCF_InitialMask, I32));
     if (calleesTestLocalSpace()) {
@@ -1007,7 +1008,15 @@ Error FunctionLowering::lower() {
   BasicBlock *Start = BasicBlock::Create(ML.Ctx, "start", Fn);
   B.CreateBr(Start);
   B.SetInsertPoint(Start);
-  B.CreateBr(BlockBBs[1][0]);
+  if (Phased) {
+    // A warp running in phases starts at the barrier it returned at.
+    Value *Site = B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_ResumeSite);
+    Value *From = B.CreateLoad(I32, Site);
+    B.CreateStore(B.getInt32(0), Site);
+    PhaseEntry = B.CreateSwitch(From, BlockBBs[1][0]);
+  } else {
+    B.CreateBr(BlockBBs[1][0]);
+  }
 
   for (unsigned Blk : CFG.RPO)
     for (bool C : {true, false}) {
@@ -1017,5 +1026,6 @@ Error FunctionLowering::lower() {
     }
   emitDispatcher();
   emitStop();
+  emitPhaseSites();
   return Error::success();
 }

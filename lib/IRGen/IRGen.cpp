@@ -5,10 +5,13 @@
 #include "ptxjit/PTX/GlobalImage.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/Transforms/Pipeline.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
+#include <cstdlib>
+#include <functional>
 
 using namespace llvm;
 using namespace ptxjit;
@@ -46,30 +49,122 @@ FunctionCallee ModuleLowering::getRuntimeFunction(RuntimeEntry E) {
   return declareRuntimeEntry(LM, E);
 }
 
-/// Kernels whose warps may wait for each other run their warps as fibers:
-/// those with CTA barriers, and those that read memory other warps write
-/// while they run (volatile, relaxed or acquire loads, atomics), since a
-/// warp may spin until another one writes.
-static bool needsFibers(const ptx::Module &M, const ptx::Function &Kernel) {
+/// An instruction whose result may be what another thread wrote while the
+/// kernel runs: an atomic, or a volatile, relaxed or acquire load.
+static bool readsOthersWrites(const ptx::Instruction &I) {
   using ptx::Modifier;
-  for (const ptx::Function *F : ptx::getCallees(M, Kernel))
+  const ptx::OpcodeInfo &Info = ptx::getOpcodeInfo(I.Op);
+  if (Info.Flags & ptx::OpWaitsOnOthers)
+    return true;
+  return (Info.Flags & ptx::OpMemRead) && !(Info.Flags & ptx::OpMemWrite) &&
+         (I.hasModifier(Modifier::Volatile) ||
+          I.hasModifier(Modifier::Relaxed) || I.hasModifier(Modifier::Acquire));
+}
+
+/// True if a branch of F depends on a value readsOthersWrites gave (or a
+/// call of a function that has such reads returned): a loop that may spin
+/// until another warp writes.
+static bool branchesOnOthersWrites(const ptx::Function &F, bool CallsRead) {
+  using ptx::Operand;
+  StringSet<> Tainted;
+  std::function<bool(const Operand &)> Reads = [&](const Operand &Op) {
+    if ((Op.Kind == Operand::Register || Op.Kind == Operand::Symbol ||
+         Op.Kind == Operand::Address) &&
+        Tainted.contains(Op.Name))
+      return true;
+    return any_of(Op.Elements, Reads);
+  };
+  std::function<bool(const Operand &)> Taint = [&](const Operand &Op) {
+    bool New = false;
+    if (Op.Kind == Operand::Register || Op.Kind == Operand::Symbol)
+      New = Tainted.insert(Op.Name).second;
+    for (const Operand &E : Op.Elements)
+      New |= Taint(E);
+    return New;
+  };
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const ptx::Statement &S : F.Body) {
+      if (S.Kind != ptx::Statement::Inst)
+        continue;
+      const ptx::Instruction &I = S.Instr;
+      bool IsCall = I.Op == ptx::Opcode::Call;
+      unsigned Dests = IsCall ? I.NumCallReturns
+                       : I.writesFirstOperand() && !I.Operands.empty() ? 1
+                                                                       : 0;
+      if (!Dests)
+        continue;
+      bool Source = IsCall ? CallsRead : readsOthersWrites(I);
+      for (unsigned K = Dests; !Source && K < I.Operands.size(); ++K)
+        Source = Reads(I.Operands[K]);
+      Source |= !I.GuardPredicate.empty() && Tainted.contains(I.GuardPredicate);
+      if (Source)
+        for (unsigned K = 0; K != Dests; ++K)
+          Changed |= Taint(I.Operands[K]);
+    }
+  }
+  for (const ptx::Statement &S : F.Body) {
+    if (S.Kind != ptx::Statement::Inst)
+      continue;
+    const ptx::Instruction &I = S.Instr;
+    if (I.Op == ptx::Opcode::Bra && !I.GuardPredicate.empty() &&
+        Tainted.contains(I.GuardPredicate))
+      return true;
+    if (I.Op == ptx::Opcode::BrxIdx && !I.Operands.empty() &&
+        (Reads(I.Operands[0]) ||
+         (!I.GuardPredicate.empty() && Tainted.contains(I.GuardPredicate))))
+      return true;
+  }
+  return false;
+}
+
+/// PTXJIT_BARRIERS=phases: kernels whose barriers allow it are compiled to
+/// run their CTAs in phases (Phases.cpp). Off by default: on the benchmark
+/// suite it is slower than fibers so far (docs/DESIGN.md).
+static bool phasesRequested() {
+  static const bool On = [] {
+    const char *V = std::getenv("PTXJIT_BARRIERS");
+    return V && StringRef(V) == "phases";
+  }();
+  return On;
+}
+
+namespace {
+/// Why a kernel's warps must be able to wait for each other.
+enum class WarpWaits {
+  None,     ///< they never do: warps run one after another
+  Barriers, ///< at CTA barriers only
+  Memory,   ///< also in loops on what other warps write (spin waits)
+};
+} // namespace
+
+/// Kernels whose warps may wait for each other run their warps as fibers
+/// (or in phases between barriers): those with CTA barriers, and those with
+/// a branch on memory other warps write while they run (volatile, relaxed
+/// or acquire loads, atomics), since a warp may spin until another one
+/// writes.
+static WarpWaits findWarpWaits(const ptx::Module &M,
+                               const ptx::Function &Kernel) {
+  using ptx::Modifier;
+  auto Callees = ptx::getCallees(M, Kernel);
+  bool Barriers = false, Reads = false;
+  for (const ptx::Function *F : Callees)
     for (const ptx::Statement &S : F->Body) {
       if (S.Kind != ptx::Statement::Inst)
         continue;
       const ptx::Instruction &I = S.Instr;
-      const ptx::OpcodeInfo &Info = ptx::getOpcodeInfo(I.Op);
-      if ((Info.Flags & ptx::OpCTABarrier) && !I.hasModifier(Modifier::Warp))
-        return true;
-      if (Info.Flags & ptx::OpWaitsOnOthers)
-        return true;
-      // A load that may see another warp's store while it runs.
-      if ((Info.Flags & ptx::OpMemRead) && !(Info.Flags & ptx::OpMemWrite) &&
-          (I.hasModifier(Modifier::Volatile) ||
-           I.hasModifier(Modifier::Relaxed) ||
-           I.hasModifier(Modifier::Acquire)))
-        return true;
+      if (ptx::hasFlag(I.Op, ptx::OpCTABarrier) &&
+          !I.hasModifier(Modifier::Warp))
+        Barriers = true;
+      Reads |= readsOthersWrites(I);
     }
-  return false;
+  if (Reads && any_of(Callees, [&](const ptx::Function *F) {
+        // Calls return what their callees read (conservatively).
+        return branchesOnOthersWrites(*F, /*CallsRead=*/true);
+      }))
+    return WarpWaits::Memory;
+  return Barriers ? WarpWaits::Barriers : WarpWaits::None;
 }
 
 Constant *ModuleLowering::lowerInitializer(const ptx::VariableDecl &V) {
@@ -273,7 +368,9 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   auto LM = std::make_unique<Module>("ptx." + Kernel.str(), Ctx);
   ModuleLowering ML(M, *LM, Shape);
   ML.Options = Opts;
-  ML.UsesBarriers = needsFibers(M, *F);
+  WarpWaits Waits = findWarpWaits(M, *F);
+  ML.UsesBarriers = Waits != WarpWaits::None;
+  ML.MayRunInPhases = Waits == WarpWaits::Barriers && phasesRequested();
   if (Error E = ML.lowerGlobals(*F))
     return std::move(E);
   Expected<Function *> Fn = ML.emitKernel(*F);
@@ -293,6 +390,7 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   Layout.StaticSharedSize = ML.StaticSharedSize;
   Layout.DynamicSharedOffset = alignTo(ML.StaticSharedSize, 16);
   Layout.UsesCTABarriers = ML.UsesBarriers;
+  Layout.PhaseStateSize = ML.PhaseStateSize;
   for (unsigned D = 0; D != 3; ++D) {
     Layout.ReqNTid[D] = D < F->NumReqNTid ? F->ReqNTid[D]
                         : F->NumReqNTid   ? 1

@@ -17,10 +17,12 @@
 #include "ptxjit/IRGen/RuntimeABI.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/Transforms/CFG.h"
+#include "ptxjit/Transforms/Liveness.h"
 #include "ptxjit/Transforms/Uniformity.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/IRBuilder.h"
+#include <optional>
 
 namespace ptxjit {
 namespace irgen {
@@ -54,6 +56,12 @@ public:
   llvm::StringMap<uint64_t> SharedOffsets;         ///< .shared: offset
   uint64_t StaticSharedSize = 0;
   bool UsesBarriers = false;
+  /// Warps wait for each other only at CTA barriers, not in loops on what
+  /// other warps write: if those barriers allow, the kernel's CTAs may run
+  /// in phases (Phases.cpp).
+  bool MayRunInPhases = false;
+  /// KernelLayout::PhaseStateSize of the kernel, once lowered.
+  uint64_t PhaseStateSize = 0;
   IRGenOptions Options;
   llvm::DenseMap<const ptx::Function *, llvm::Function *> DeviceFunctions;
   /// Device functions whose bodies still need to be emitted.
@@ -273,6 +281,31 @@ private:
                          unsigned Slot, llvm::Value *V);
   llvm::Error lowerBarrierOp(const ptx::Instruction &I);
   llvm::Value *runtimeArg();
+
+  // --- CTAs in phases (Phases.cpp). ---
+  /// Decides whether this kernel's barriers all allow it to run in phases
+  /// (each a bar.sync of all threads in CTA-uniform control flow) and
+  /// computes what the warp keeps across them. Before the blocks.
+  void preparePhases();
+  /// A barrier where a warp running in phases returns (one per copy of
+  /// its block): the blocks that save and restore the warp's state.
+  struct PhaseSite {
+    uint32_t Id = 0;
+    unsigned Block = 0;
+    bool Converged = false;
+    llvm::BasicBlock *Save = nullptr, *Resume = nullptr;
+    /// Where the general barrier path starts, and where it ends.
+    llvm::BasicBlock *Fiber = nullptr, *Done = nullptr;
+  };
+  /// At the start of a barrier's prologue: in phases, the warp saves its
+  /// state and returns; otherwise the builder is left where the general
+  /// path goes on. Returns the site's index in PhaseSites, or -1 if the
+  /// barrier is not one where warps return.
+  llvm::Expected<int> lowerPhaseReturn(unsigned Index,
+                                       const ptx::Instruction &I);
+  /// After the blocks: the saves, the restores and the entry's dispatch
+  /// to them.
+  void emitPhaseSites();
   /// ptxjit_rt_bar_sync(runtime, Args...), called from one block shared by
   /// all barriers of the function; returns its result. The i32 values in
   /// Carried are replaced by their values after the call.
@@ -292,6 +325,12 @@ private:
   llvm::Function *Fn;
   PTXCFG CFG;
   UniformityInfo UI;
+  /// Phases: set by preparePhases when the kernel may run in phases.
+  bool Phased = false;
+  std::optional<transforms::RegisterLiveness> Live;
+  std::vector<PhaseSite> PhaseSites;
+  /// The entry's switch on WarpContext::ResumeSite.
+  llvm::SwitchInst *PhaseEntry = nullptr;
   /// The lane sets: running, waiting, blocked, parked and exited lanes.
   WarpLaneState Warp;
   llvm::Value *ParamsArg = nullptr, *CtxArg = nullptr;
@@ -345,6 +384,21 @@ private:
 /// Instruction semantics, one function per family (Instructions*.cpp).
 llvm::Error lowerConversion(FunctionLowering &FL, const ptx::Instruction &I);
 llvm::Error lowerMemory(FunctionLowering &FL, const ptx::Instruction &I);
+
+/// An atomic on the CTA's shared memory (not half precision).
+struct SharedAtomic {
+  LaneValue Addr;
+  llvm::Value *Val = nullptr;
+  llvm::Value *Swap = nullptr; ///< atom.cas: the new value
+  bool IsCas = false;
+  llvm::AtomicRMWInst::BinOp Op = llvm::AtomicRMWInst::Add;
+  llvm::Type *Elt = nullptr;
+  /// Whether the lanes' old values are read (not for red).
+  bool WantOld = true;
+};
+/// Lowers it without locked instructions (SharedAtomics.cpp); returns the
+/// old value of each active lane (a <32 x Elt>), or null if !WantOld.
+llvm::Value *lowerSharedAtomic(FunctionLowering &FL, const SharedAtomic &A);
 
 } // namespace irgen
 } // namespace ptxjit

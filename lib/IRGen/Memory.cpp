@@ -238,6 +238,23 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
   Type *Elt = FL.getLaneType(T);
   unsigned Size = ptx::getBitWidth(T) / 8;
   AtomicOrdering Ordering = orderingOf(I);
+  if (!Half &&
+      (I.Space == StateSpace::Shared || I.Space == StateSpace::SharedCTA)) {
+    // Only this CTA, on this host thread, sees its shared memory.
+    SharedAtomic SA;
+    SA.Addr = *Addr;
+    SA.Val = Val->V;
+    SA.Swap = IsCas ? Swap->V : nullptr;
+    SA.IsCas = IsCas;
+    if (Op)
+      SA.Op = *Op;
+    SA.Elt = Elt;
+    SA.WantOld = !IsRed && I.Operands[0].Kind != ptx::Operand::Sink;
+    Value *Old = lowerSharedAtomic(FL, SA);
+    if (!SA.WantOld)
+      return Error::success();
+    return FL.write(I.Operands[0], Old, T);
+  }
   Value *Old = FL.collectActiveLanes(FL.getInstMask(), Elt, [&](Value *Lane) {
     Value *P = B.CreateIntToPtr(laneOf(B, Addr->V, Lane), B.getPtrTy());
     Value *V = laneOf(B, Val->V, Lane);

@@ -268,6 +268,9 @@ Error FunctionLowering::lowerCTABarrierPrologue(unsigned Index,
   // group holding both goes back to the dispatcher whole (the released lanes
   // come back alone), so the rest of the block never runs while some of its
   // lanes were just parked.
+  Expected<int> Phase = lowerPhaseReturn(Index, I);
+  if (!Phase)
+    return Phase.takeError();
   Value *Mask = getMask();
   Value *Released = Warp.released();
   Value *Passing = B.CreateAnd(Mask, Released);
@@ -339,6 +342,8 @@ Error FunctionLowering::lowerCTABarrierPrologue(unsigned Index,
   Warp.takeRelease(Passing);
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
+  if (*Phase >= 0)
+    PhaseSites[*Phase].Done = Done;
   return Error::success();
 }
 

@@ -67,12 +67,21 @@ Error CTAScheduler::runWithoutBarriers(const CTALaunch &L) {
 Error CTAScheduler::run(const CTALaunch &L) {
   if (Error E = startCTA(L, /*WithFibers=*/true))
     return E;
+  return runFibers(L, {});
+}
+
+Error CTAScheduler::runFibers(const CTALaunch &L, ArrayRef<bool> Exited) {
+  OnFibers = true;
   while (Slots.size() < NumWarps)
     Slots.push_back(std::make_unique<WarpSlot>());
   ReadyRing.resize(NumWarps);
   ReadyHead = ReadyCount = 0;
   for (unsigned W = 0; W < NumWarps; ++W) {
     WarpSlot &S = *Slots[W];
+    if (!Exited.empty() && Exited[W]) {
+      S.State = WarpState::Exited;
+      continue;
+    }
     FiberStack Stack = S.F.stack();
     if (!Stack) {
       Expected<FiberStack> NewStack = Pool.acquire();

@@ -12,7 +12,9 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -150,14 +152,31 @@ void releaseSharedMemory(char *Base, uint64_t Size) {
   CachedShared.Size = Size;
 }
 
-/// Hands out the CTAs of one launch to its workers, a few at a time to keep
-/// the shared counter cool.
+/// Hands out the CTAs of one launch to its workers in chunks: large while
+/// much is left, to keep the shared counter cool, and shrinking toward the
+/// end (guided self-scheduling), so that the workers finish together.
 struct CTAQueue {
   uint64_t NumCTAs = 0;
-  uint64_t Chunk = 1;
+  uint64_t NumWorkers = 1;
   std::atomic<uint64_t> Next{0};
   /// Set when a worker failed: the others stop at their next CTA.
   std::atomic<bool> Failed{false};
+
+  /// The next chunk [First, Last), or false when all CTAs are taken.
+  bool take(uint64_t &First, uint64_t &Last) {
+    uint64_t Cur = Next.load(std::memory_order_relaxed);
+    for (;;) {
+      if (Cur >= NumCTAs)
+        return false;
+      uint64_t N =
+          std::clamp<uint64_t>((NumCTAs - Cur) / (4 * NumWorkers), 1, 64);
+      if (Next.compare_exchange_weak(Cur, Cur + N, std::memory_order_relaxed)) {
+        First = Cur;
+        Last = Cur + N;
+        return true;
+      }
+    }
+  }
 };
 
 /// Runs CTAs taken from a CTAQueue; one per host thread.
@@ -184,6 +203,14 @@ public:
     Fault.KernelName = K.Name.c_str();
     Fault.Recovery = &Recovery;
     Slots.resize(NumWarps);
+    // Each warp's registers across a barrier when the CTA runs in phases.
+    uint64_t PhaseBytes = alignTo(K.Layout.PhaseStateSize, 64);
+    if (PhaseBytes && !C.Cooperative) {
+      PhaseState.reset(
+          static_cast<char *>(std::aligned_alloc(64, PhaseBytes * NumWarps)));
+      if (!PhaseState)
+        report_fatal_error("out of memory for the CTA's phase state");
+    }
     static const uint8_t NeverCancel = 0;
     // What does not change between CTAs is set once.
     for (unsigned W = 0; W != NumWarps; ++W) {
@@ -209,6 +236,9 @@ public:
       Ctx.Cancel = C.Cancel
                        ? reinterpret_cast<const volatile uint8_t *>(C.Cancel)
                        : &NeverCancel;
+      if (PhaseState)
+        Ctx.PhaseState = PhaseState.get() + W * PhaseBytes;
+      CtxPtrs.push_back(&Ctx);
     }
   }
 
@@ -263,10 +293,9 @@ private:
       if (C.Cancel && C.Cancel->load(std::memory_order_relaxed))
         return makeLaunchError(runtime::LaunchFailure::Cancelled,
                                "kernel '" + K.Name + "' was cancelled");
-      uint64_t First = Q.Next.fetch_add(Q.Chunk, std::memory_order_relaxed);
-      if (First >= Q.NumCTAs)
+      uint64_t First, Last;
+      if (!Q.take(First, Last))
         break;
-      uint64_t Last = std::min(Q.NumCTAs, First + Q.Chunk);
       for (uint64_t CTA = First; CTA != Last; ++CTA)
         if (Error E = runCTA(CTA))
           return E;
@@ -312,10 +341,14 @@ private:
     runtime::CTALaunch L;
     L.Fn = runWarpSlot;
     L.WarpCtxs = SlotPtrs;
+    L.Contexts = CtxPtrs;
     L.NumThreads = NumThreads;
     L.KernelName = K.Name;
     std::copy(Id, Id + 3, L.CTAId);
     L.Cancel = C.Cancel;
+    // Barriers all in CTA-uniform control flow: warps return at them.
+    if (PhaseState)
+      return Scheduler.runInPhases(L);
     // Even one warp runs as a fiber: its lanes may wait at different
     // barriers, a deadlock the scheduler must see to report it.
     return Scheduler.run(L);
@@ -389,6 +422,11 @@ private:
   volatile unsigned RunningWarp = 0;
   std::vector<WarpSlot> Slots;
   SmallVector<void *, 32> SlotPtrs;
+  SmallVector<WarpContext *, 32> CtxPtrs;
+  struct FreeDeleter {
+    void operator()(char *P) const { std::free(P); }
+  };
+  std::unique_ptr<char[], FreeDeleter> PhaseState;
   runtime::CTAScheduler Scheduler;
 };
 
@@ -628,7 +666,7 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
   runtime::installKernelFaultHandler();
   CTAQueue Queue;
   Queue.NumCTAs = NumCTAs;
-  Queue.Chunk = std::clamp<uint64_t>(NumCTAs / (uint64_t(Workers) * 16), 1, 64);
+  Queue.NumWorkers = Workers;
   std::mutex ErrorLock;
   Error FirstError = Error::success();
   std::vector<LaunchStats> PerWorker(Workers);

@@ -29,8 +29,9 @@ Shape Shape::join(Shape O) const {
 }
 
 UniformityInfo::UniformityInfo(const ptx::Module &M, const ptx::Function &F,
-                               const PTXCFG &CFG, const KernelShape &KS)
-    : M(M), F(F), CFG(CFG), KS(KS), Divergent(CFG.Blocks.size()) {
+                               const PTXCFG &CFG, const KernelShape &KS,
+                               UniformityScope Scope)
+    : M(M), F(F), CFG(CFG), KS(KS), Scope(Scope), Divergent(CFG.Blocks.size()) {
   run();
 }
 
@@ -41,6 +42,16 @@ Shape UniformityInfo::getRegister(StringRef Name) const {
 
 Shape UniformityInfo::getSpecial(StringRef Name, char Component) const {
   const uint32_t *D = KS.BlockDim;
+  if (Scope == UniformityScope::CTA) {
+    // Only what every thread of the CTA sees alike: not the thread index
+    // (unless its dimension is 1), the lane or the warp.
+    if (Name == "%tid") {
+      unsigned Dim = Component == 'y' ? 1 : Component == 'z' ? 2 : 0;
+      return D[Dim] == 1 ? Shape::uniform() : Shape::varying();
+    }
+    if (Name == "%laneid" || Name == "%warpid")
+      return Shape::varying();
+  }
   if (Name == "%tid") {
     // Lane L of warp W is thread W*32+L in x-major order. A block narrower
     // than a warp puts several rows in one warp: each run of D[0] lanes is

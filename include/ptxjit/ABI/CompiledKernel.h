@@ -30,6 +30,11 @@ struct KernelLayout {
   /// The warps run as fibers: the kernel has CTA barriers, or its warps may
   /// wait for each other through memory.
   bool UsesCTABarriers = false;
+  /// Nonzero when every CTA barrier of the kernel is a bar.sync of all
+  /// threads in CTA-uniform control flow: its CTAs may run in phases
+  /// (WarpContext::PhaseMode) instead of on fibers, each warp keeping this
+  /// many bytes of state (WarpContext::PhaseState) across a barrier.
+  uint64_t PhaseStateSize = 0;
   /// The kernel's .reqntid and .maxntid (0 where absent): a launch that
   /// does not fit them is rejected, as on a GPU.
   uint32_t ReqNTid[3] = {0, 0, 0};

@@ -93,6 +93,11 @@ enum class BarrierReduction : uint32_t { None, Popc, And, Or };
 
 using WarpFunction = void (*)(const void *Params, WarpContext *Warp);
 
+/// Barrier sites (WarpContext::ResumeSite) reached while other lanes of the
+/// warp waited elsewhere have this bit: the warp saved all of its state and
+/// did not arrive; the runtime goes on with fibers, where it arrives again.
+constexpr uint32_t PhaseDivergentSite = 0x80000000u;
+
 } // namespace ptxjit
 
 #endif

@@ -1,11 +1,13 @@
 //===- CTAScheduler.h - Runs the warps of one CTA on a thread ---*- C++ -*-===//
 //
 // A CTA is run on the calling thread. A kernel without barriers runs its warps
-// one after another (runWithoutBarriers: no fibers). Otherwise each warp is a
-// fiber (run): a warp that must wait at a named barrier yields, and the next
-// ready warp runs. When no warp can run while some still wait, that is a
-// deadlock: the CTA stops with a CTADeadlockError and the waiting fibers are
-// abandoned, without unwinding.
+// one after another (runWithoutBarriers: no fibers). A kernel whose barriers
+// are all in CTA-uniform control flow runs in phases (runInPhases): each
+// warp in turn up to the next barrier, where it returns; no fibers either.
+// Otherwise each warp is a fiber (run): a warp that must wait at a named
+// barrier yields, and the next ready warp runs. When no warp can run while some
+// still wait, that is a deadlock: the CTA stops with a CTADeadlockError and the
+// waiting fibers are abandoned, without unwinding.
 //
 // Warp code calls back into the scheduler that runs it (arrive, wait, ...),
 // always about the warp that is running. One scheduler per thread; several
@@ -37,6 +39,8 @@ struct CTALaunch {
   WarpFn Fn = nullptr;
   /// Passed to Fn; one per warp, so the CTA has WarpCtxs.size() warps.
   llvm::ArrayRef<void *> WarpCtxs;
+  /// runInPhases: the WarpContext each call of Fn runs the warp with.
+  llvm::ArrayRef<WarpContext *> Contexts;
   /// Threads in the CTA: warps are full but the last one may be partial.
   unsigned NumThreads = 0;
   /// For messages.
@@ -63,6 +67,14 @@ public:
   /// an error, its lanes are let through so that it ends, and no warp after
   /// it runs.
   llvm::Error runWithoutBarriers(const CTALaunch &L);
+  /// Runs the warps of L in phases, for kernels compiled to return at
+  /// their barriers (KernelLayout::PhaseStateSize): every warp up to its
+  /// next barrier, one after another, then all of them on past it, until
+  /// all have exited. A warp that stops where phases cannot go on (at a
+  /// barrier while other lanes of its warp wait elsewhere, or at another
+  /// barrier than the other warps) lets the CTA go on with fibers, as run
+  /// does, from where each warp is.
+  llvm::Error runInPhases(const CTALaunch &L);
 
   // The rest is called by the running warp, about itself.
 
@@ -146,6 +158,8 @@ private:
   };
 
   static void warpMain(void *Slot);
+  /// run() after startCTA: warps in Exited (if not empty) have ended.
+  llvm::Error runFibers(const CTALaunch &L, llvm::ArrayRef<bool> Exited);
   /// SpinLine: 0 for a plain yield, else the line (~0u if unknown).
   void yieldWarp(uint32_t SpinLine);
   llvm::Error startCTA(const CTALaunch &L, bool WithFibers);

@@ -56,10 +56,15 @@ struct Shape {
   Shape join(Shape O) const;
 };
 
+/// Whose threads a value is the same for: a warp's (the lowering's
+/// scalars) or a whole CTA's (barriers in CTA-uniform control flow).
+enum class UniformityScope { Warp, CTA };
+
 class UniformityInfo {
 public:
   UniformityInfo(const ptx::Module &M, const ptx::Function &F,
-                 const PTXCFG &CFG, const KernelShape &KS);
+                 const PTXCFG &CFG, const KernelShape &KS,
+                 UniformityScope Scope = UniformityScope::Warp);
 
   /// The shape of a register, by name ("%r1"). Unknown names are Varying.
   Shape getRegister(llvm::StringRef Name) const;
@@ -73,7 +78,8 @@ public:
   bool isBlockLocal(llvm::StringRef Name) const {
     return BlockLocal.contains(Name);
   }
-  /// True if block B may run with only some of the warp's live lanes.
+  /// True if block B may run with only some of the warp's live lanes (at
+  /// CTA scope: some of the CTA's live threads).
   bool isDivergentBlock(unsigned B) const { return Divergent.test(B); }
 
 private:
@@ -85,6 +91,7 @@ private:
   const ptx::Function &F;
   const PTXCFG &CFG;
   const KernelShape &KS;
+  UniformityScope Scope;
   llvm::StringMap<Shape> Registers;
   llvm::StringMap<unsigned> DefCount;
   /// Registers read only in the block of their single definition, after it.

@@ -1,0 +1,191 @@
+//===- Phases.cpp - Barriers where warps return to the runtime ------------===//
+//
+// With PTXJIT_BARRIERS=phases (off by default: not yet faster than fibers,
+// see docs/DESIGN.md), a kernel whose CTA barriers are all bar.sync of
+// every thread, unguarded, in CTA-uniform control flow (every thread of the
+// CTA reaches them together), may run its CTAs in phases (CTAPhases.cpp): every warp up to
+// the barrier, then every warp on. At such a barrier a warp running in
+// phases (WarpContext::PhaseMode) saves what it needs after the barrier in
+// WarpContext::PhaseState and returns; the runtime calls it again with the
+// barrier's site, and the entry restores the state and goes on past the
+// barrier, or, when the CTA went on with fibers, into the general barrier
+// path. This is how CPU OpenCL compilers split work-item loops at barriers,
+// with the warp function as the loop body.
+//
+// What is saved: the registers live after the barrier (Transforms'
+// RegisterLiveness) and the warp's scalar lane state. A copy of the barrier
+// block reached while other lanes wait elsewhere (which CTA-uniform control
+// flow does not do, but nothing here relies on that) saves every slot of
+// the function, and the runtime then goes on with fibers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+#include "ptxjit/ABI/WarpABI.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+using ptx::Modifier;
+using ptx::Opcode;
+using ptx::Statement;
+
+/// A bar.sync or barrier.sync of all threads: no count, no reduction, no
+/// guard.
+static bool isSyncOfAll(const ptx::Instruction &I) {
+  return (I.Op == Opcode::Bar || I.Op == Opcode::Barrier) &&
+         !I.hasModifier(Modifier::Warp) && !I.hasModifier(Modifier::Arrive) &&
+         !I.hasModifier(Modifier::Red) && I.Operands.size() == 1 &&
+         I.GuardPredicate.empty();
+}
+
+void FunctionLowering::preparePhases() {
+  if (!F.IsEntry || !ML.MayRunInPhases || !usesBarriers())
+    return;
+  // The warp's whole state must be in the function's stack slots: no
+  // .local frames or call arguments, whose addresses would change.
+  if (FrameSize)
+    return;
+  for (const ptx::VariableDecl &V : F.Locals)
+    if (V.Space == ptx::StateSpace::Param || V.Space == ptx::StateSpace::Local)
+      return;
+  UniformityInfo CTA(ML.PM, F, CFG, ML.KS, transforms::UniformityScope::CTA);
+  unsigned Barriers = 0;
+  for (unsigned Blk : CFG.RPO) {
+    const PTXBlock &PB = CFG.Blocks[Blk];
+    for (unsigned S = PB.Begin; S != PB.End; ++S) {
+      if (F.Body[S].Kind != Statement::Inst)
+        continue;
+      const ptx::Instruction &I = F.Body[S].Instr;
+      if (I.Op == Opcode::Call)
+        return;
+      if (!ptx::hasFlag(I.Op, ptx::OpCTABarrier) ||
+          I.hasModifier(Modifier::Warp))
+        continue;
+      if (!isSyncOfAll(I) || CTA.isDivergentBlock(Blk) ||
+          !CTA.getOperand(I.Operands[0]).isUniform())
+        return;
+      ++Barriers;
+    }
+  }
+  if (!Barriers)
+    return;
+  Phased = true;
+  Live.emplace(F, CFG, [this](unsigned B) { return !UI.isDivergentBlock(B); });
+}
+
+Expected<int> FunctionLowering::lowerPhaseReturn(unsigned Index,
+                                                 const ptx::Instruction &I) {
+  if (!Phased || !isSyncOfAll(I))
+    return -1;
+  Type *I32 = B.getInt32Ty();
+  PhaseSite S;
+  S.Id = uint32_t(PhaseSites.size() + 1) | (Converged ? 0 : PhaseDivergentSite);
+  S.Block = Index;
+  S.Converged = Converged;
+  S.Save = BasicBlock::Create(ML.Ctx, "phase.save", Fn);
+  S.Resume = BasicBlock::Create(ML.Ctx, "phase.resume", Fn);
+  S.Fiber = BasicBlock::Create(ML.Ctx, "bar.fiber", Fn);
+  BasicBlock *Return = BasicBlock::Create(ML.Ctx, "phase.return", Fn);
+  B.CreateCondBr(
+      B.CreateICmpNE(getContextField(WCF_PhaseMode, I32), B.getInt32(0)),
+      Return, S.Fiber);
+  B.SetInsertPoint(Return);
+  // The barrier id, in the first running lane (uniform in the CTA).
+  Expected<LaneValue> Id = read(I.Operands[0], ptx::ScalarType::U32);
+  if (!Id)
+    return Id.takeError();
+  Value *IdV = Id->V;
+  if (!Id->isScalar()) {
+    Value *First =
+        B.CreateIntrinsic(Intrinsic::cttz, {I32}, {getMask(), B.getFalse()});
+    IdV = B.CreateExtractElement(IdV, B.CreateAnd(First, B.getInt32(31)));
+  }
+  auto Store = [&](unsigned Field, Value *V) {
+    B.CreateStore(V, B.CreateStructGEP(ML.WarpCtxTy, CtxArg, Field));
+  };
+  Store(WCF_SuspendBarrier, IdV);
+  Store(WCF_ResumeSite, B.getInt32(S.Id));
+  B.CreateBr(S.Save);
+  B.SetInsertPoint(S.Fiber);
+  PhaseSites.push_back(S);
+  return int(PhaseSites.size() - 1);
+}
+
+void FunctionLowering::emitPhaseSites() {
+  if (PhaseSites.empty())
+    return;
+  // Every stack slot of the function has its place in the state, at the
+  // same offset for every site; a site saves those it needs.
+  struct Slot {
+    AllocaInst *A;
+    uint64_t Offset;
+    bool Converged; ///< a converged site saves it
+  };
+  DenseMap<AllocaInst *, StringRef> RegisterOf;
+  for (auto &R : Registers)
+    if (R.getValue().Slot)
+      RegisterOf[R.getValue().Slot] = R.getKey();
+  const DataLayout &DL = ML.LM.getDataLayout();
+  SmallVector<Slot, 32> Slots;
+  uint64_t Size = 0;
+  for (Instruction &In : *AllocaBB) {
+    auto *A = dyn_cast<AllocaInst>(&In);
+    if (!A)
+      continue;
+    uint64_t Offset = alignTo(Size, 16);
+    Size = Offset + DL.getTypeStoreSize(A->getAllocatedType());
+    // Converged, no lane waits elsewhere: what waiting lanes would need
+    // (their blocks, exchanged operands: the vector slots that are neither
+    // registers nor the carry flags) is dead.
+    bool Kept = RegisterOf.count(A) || A == CarryVar ||
+                !A->getAllocatedType()->isVectorTy();
+    Slots.push_back({A, Offset, Kept});
+  }
+  ML.PhaseStateSize = alignTo(std::max<uint64_t>(Size, 16), 64);
+
+  for (const PhaseSite &S : PhaseSites) {
+    auto Saved = [&](const Slot &Sl) {
+      if (!S.Converged)
+        return true;
+      auto It = RegisterOf.find(Sl.A);
+      if (It == RegisterOf.end())
+        return Sl.Converged;
+      return Live->isLiveIn(S.Block, It->second);
+    };
+    B.SetInsertPoint(S.Save);
+    Value *State = getContextField(WCF_PhaseState, B.getPtrTy());
+    for (const Slot &Sl : Slots)
+      if (Saved(Sl)) {
+        Type *T = Sl.A->getAllocatedType();
+        B.CreateAlignedStore(
+            B.CreateLoad(T, Sl.A),
+            B.CreateConstGEP1_64(B.getInt8Ty(), State, Sl.Offset), Align(16));
+      }
+    B.CreateRetVoid();
+
+    B.SetInsertPoint(S.Resume);
+    State = getContextField(WCF_PhaseState, B.getPtrTy());
+    for (const Slot &Sl : Slots)
+      if (Saved(Sl)) {
+        Type *T = Sl.A->getAllocatedType();
+        B.CreateStore(B.CreateAlignedLoad(
+                          T,
+                          B.CreateConstGEP1_64(B.getInt8Ty(), State, Sl.Offset),
+                          Align(16)),
+                      Sl.A);
+      }
+    // Passed: the barrier completed while the CTA ran in phases. Otherwise
+    // the CTA goes on with fibers, and the warp arrives again.
+    if (S.Converged && S.Done)
+      B.CreateCondBr(
+          B.CreateICmpNE(getContextField(WCF_ResumePassed, B.getInt32Ty()),
+                         B.getInt32(0)),
+          S.Done, S.Fiber);
+    else
+      B.CreateBr(S.Fiber);
+    PhaseEntry->addCase(B.getInt32(S.Id), S.Resume);
+  }
+}

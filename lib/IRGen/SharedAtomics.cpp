@@ -1,0 +1,107 @@
+//===- SharedAtomics.cpp - Atomics on the CTA's own shared memory ---------===//
+//
+// All warps of a CTA run on one host thread, one at a time (on fibers or in
+// phases), and no other CTA can address its shared memory. So an atomic on
+// .shared memory needs no locked instruction: the lanes take their turns in
+// lane order with plain loads and stores, which is one of the serial orders
+// the PTX ISA allows, and each lane gets the value its turn saw. When every
+// lane names the same address, the value stays in a register between the
+// turns: one load and one store for the whole warp. The operations are
+// LLVM's own expansions of atomicrmw and cmpxchg, so the results are those
+// of the locked version.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+#include "llvm/Transforms/Utils/LowerAtomic.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+
+/// Lane L of V (a scalar is every lane's).
+static Value *lane(IRBuilder<> &B, Value *V, unsigned L) {
+  return V->getType()->isVectorTy() ? B.CreateExtractElement(V, uint64_t(L))
+                                    : V;
+}
+
+Value *irgen::lowerSharedAtomic(FunctionLowering &FL, const SharedAtomic &A) {
+  IRBuilder<> &B = FL.B;
+  Type *Elt = A.Elt;
+  Type *MemTy = Elt;
+  bool Bits = A.IsCas && Elt->isFloatingPointTy();
+  if (Bits)
+    MemTy = B.getIntNTy(Elt->getPrimitiveSizeInBits());
+  Align Al(Elt->getPrimitiveSizeInBits() / 8);
+  Value *Mask = FL.getInstMask();
+  auto Apply = [&](Value *Cur, unsigned L) -> Value * {
+    Value *V = lane(B, A.Val, L);
+    if (!A.IsCas)
+      return buildAtomicRMWValue(A.Op, B, Cur, V);
+    Value *New = lane(B, A.Swap, L);
+    if (Bits) {
+      V = B.CreateBitCast(V, MemTy);
+      New = B.CreateBitCast(New, MemTy);
+    }
+    return B.CreateSelect(B.CreateICmpEQ(Cur, V), New, Cur);
+  };
+  auto AsElt = [&](Value *V) { return Bits ? B.CreateBitCast(V, Elt) : V; };
+  Value *Olds = PoisonValue::get(FL.getVectorType(Elt));
+  Function *Fn = B.GetInsertBlock()->getParent();
+  LLVMContext &C = B.getContext();
+
+  if (A.Addr.isScalar()) {
+    // One address: a load, the lanes' turns in a register, a store.
+    BasicBlock *Pre = B.GetInsertBlock();
+    BasicBlock *Do = BasicBlock::Create(C, "smem.atom", Fn);
+    BasicBlock *Done = BasicBlock::Create(C, "smem.atom.done", Fn);
+    B.CreateCondBr(B.CreateICmpNE(Mask, B.getInt32(0)), Do, Done);
+    B.SetInsertPoint(Do);
+    Value *P = B.CreateIntToPtr(A.Addr.V, B.getPtrTy());
+    Value *Cur = B.CreateAlignedLoad(MemTy, P, Al);
+    Value *DoOlds = Olds;
+    for (unsigned L = 0; L != Lanes; ++L) {
+      Value *On =
+          B.CreateICmpNE(B.CreateAnd(Mask, B.getInt32(1u << L)), B.getInt32(0));
+      if (A.WantOld)
+        DoOlds = B.CreateInsertElement(DoOlds, AsElt(Cur), uint64_t(L));
+      Cur = B.CreateSelect(On, Apply(Cur, L), Cur);
+    }
+    B.CreateAlignedStore(Cur, P, Al);
+    BasicBlock *DoEnd = B.GetInsertBlock();
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+    if (!A.WantOld)
+      return nullptr;
+    PHINode *Phi = B.CreatePHI(Olds->getType(), 2);
+    Phi->addIncoming(Olds, Pre);
+    Phi->addIncoming(DoOlds, DoEnd);
+    return Phi;
+  }
+
+  // Lane by lane, in lane order.
+  for (unsigned L = 0; L != Lanes; ++L) {
+    BasicBlock *Pre = B.GetInsertBlock();
+    BasicBlock *Do = BasicBlock::Create(C, "smem.lane", Fn);
+    BasicBlock *Next = BasicBlock::Create(C, "smem.next", Fn);
+    B.CreateCondBr(
+        B.CreateICmpNE(B.CreateAnd(Mask, B.getInt32(1u << L)), B.getInt32(0)),
+        Do, Next);
+    B.SetInsertPoint(Do);
+    Value *P = B.CreateIntToPtr(lane(B, A.Addr.V, L), B.getPtrTy());
+    Value *Cur = B.CreateAlignedLoad(MemTy, P, Al);
+    B.CreateAlignedStore(Apply(Cur, L), P, Al);
+    Value *DoOlds =
+        A.WantOld ? B.CreateInsertElement(Olds, AsElt(Cur), uint64_t(L)) : Olds;
+    BasicBlock *DoEnd = B.GetInsertBlock();
+    B.CreateBr(Next);
+    B.SetInsertPoint(Next);
+    if (A.WantOld) {
+      PHINode *Phi = B.CreatePHI(Olds->getType(), 2);
+      Phi->addIncoming(Olds, Pre);
+      Phi->addIncoming(DoOlds, DoEnd);
+      Olds = Phi;
+    }
+  }
+  return A.WantOld ? Olds : nullptr;
+}
