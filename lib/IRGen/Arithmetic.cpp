@@ -971,10 +971,9 @@ Error InstructionLowering::visitFns(const ptx::Instruction &I) {
     Value *Ms = FL.widen(S[0]), *Bs = FL.widen(S[1]), *Os = FL.widen(S[2]);
     Value *R = FL.collectActiveLanes(
         FL.getInstMask(), B.getInt32Ty(), [&](Value *Lane) -> Value * {
-          return B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::Fns),
-                              {B.CreateExtractElement(Ms, Lane),
-                               B.CreateExtractElement(Bs, Lane),
-                               B.CreateExtractElement(Os, Lane)});
+          return B.CreateCall(
+              FL.ML.getRuntimeFunction(RuntimeEntry::Fns),
+              {FL.laneOf(Ms, Lane), FL.laneOf(Bs, Lane), FL.laneOf(Os, Lane)});
         });
     return FL.write(Ops[0], R, ScalarType::B32);
   });

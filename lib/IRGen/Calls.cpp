@@ -153,8 +153,7 @@ Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
     Value *Results =
         collectActiveLanes(InstMask, I32, [&](Value *Lane) -> Value * {
           return B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::Vprintf),
-                              {B.CreateExtractElement(Fmt, Lane),
-                               B.CreateExtractElement(Args, Lane)});
+                              {laneOf(Fmt, Lane), laneOf(Args, Lane)});
         });
     if (NRet == 1)
       B.CreateAlignedStore(B.CreateSelect(maskToVector(InstMask), Results,
@@ -182,14 +181,12 @@ Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
     AllocaInst *Where = createTemporary(ArrayType::get(I32, 6));
     forEachActiveLane(InstMask, [&](Value *Lane) {
       for (unsigned K = 0; K != 6; ++K)
-        B.CreateStore(B.CreateExtractElement(Coords[K], Lane),
+        B.CreateStore(laneOf(Coords[K], Lane),
                       B.CreateConstInBoundsGEP2_32(Where->getAllocatedType(),
                                                    Where, 0, K));
       B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::AssertFail),
-                   {B.CreateExtractElement(Msg, Lane),
-                    B.CreateExtractElement(File, Lane),
-                    B.CreateExtractElement(Line, Lane),
-                    B.CreateExtractElement(Func, Lane), Where});
+                   {laneOf(Msg, Lane), laneOf(File, Lane), laneOf(Line, Lane),
+                    laneOf(Func, Lane), Where});
     });
     BasicBlock *Fail = BasicBlock::Create(ML.Ctx, "assert.failed", Fn);
     BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "assert.cont", Fn);
@@ -267,7 +264,7 @@ Error FunctionLowering::lowerCall(const ptx::Instruction &I) {
       Value *Remaining = B.CreateLoad(B.getInt32Ty(), Left);
       Value *Lane = B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
                                       {Remaining, B.getTrue()});
-      Value *Addr = B.CreateExtractElement(Target->V, Lane);
+      Value *Addr = laneOf(Target->V, Lane);
       Value *Same =
           B.CreateAnd(B.CreateBitCast(B.CreateICmpEQ(Target->V, splat(Addr)),
                                       B.getInt32Ty()),

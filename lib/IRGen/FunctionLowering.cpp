@@ -165,15 +165,50 @@ Value *FunctionLowering::getLocalFrames() {
                      B.CreateMul(Lane, splat(B.getInt64(FrameSize))));
 }
 
+/// The in-memory element for lanes of Elt: bytes for i1 (a <32 x i1> in
+/// memory is 32 bits, not addressable by lane).
+static Type *getLaneMemoryType(Type *Elt) {
+  return Elt->isIntegerTy(1) ? Type::getInt8Ty(Elt->getContext()) : Elt;
+}
+
+Value *FunctionLowering::laneOf(Value *V, Value *Lane) {
+  auto *VT = dyn_cast<FixedVectorType>(V->getType());
+  if (!VT)
+    return V;
+  Type *Elt = VT->getElementType();
+  Type *MemElt = getLaneMemoryType(Elt);
+  if (MemElt != Elt)
+    V = B.CreateZExt(V, FixedVectorType::get(MemElt, VT->getNumElements()));
+  if (!LaneScratch) {
+    // <32 x i128> at most (b128 registers).
+    IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
+    LaneScratch = EntryB.CreateAlloca(ArrayType::get(B.getInt8Ty(), Lanes * 16),
+                                      nullptr, "lane.scratch");
+    LaneScratch->setAlignment(Align(64));
+  }
+  B.CreateAlignedStore(V, LaneScratch, Align(64));
+  Value *R =
+      B.CreateLoad(MemElt, B.CreateInBoundsGEP(MemElt, LaneScratch, Lane));
+  return MemElt != Elt ? B.CreateTrunc(R, Elt) : R;
+}
+
 Value *FunctionLowering::collectActiveLanes(
     Value *Mask, Type *Elt, function_ref<Value *(Value *Lane)> PerLane) {
-  AllocaInst *Results = createTemporary(getVectorType(Elt));
+  // Each result is stored at its lane's element, not inserted into a vector
+  // by a variable index (see laneOf).
+  Type *MemElt = getLaneMemoryType(Elt);
+  AllocaInst *Results = createTemporary(ArrayType::get(MemElt, Lanes));
+  Results->setAlignment(Align(64));
   forEachActiveLane(Mask, [&](Value *Lane) {
     Value *R = PerLane(Lane);
-    Value *Old = B.CreateLoad(Results->getAllocatedType(), Results);
-    B.CreateStore(B.CreateInsertElement(Old, R, Lane), Results);
+    if (MemElt != Elt)
+      R = B.CreateZExt(R, MemElt);
+    B.CreateStore(R, B.CreateInBoundsGEP(Results->getAllocatedType(), Results,
+                                         {B.getInt32(0), Lane}));
   });
-  return B.CreateLoad(Results->getAllocatedType(), Results);
+  Value *V = B.CreateAlignedLoad(FixedVectorType::get(MemElt, Lanes), Results,
+                                 Align(64));
+  return MemElt != Elt ? B.CreateTrunc(V, getVectorType(Elt)) : V;
 }
 
 AllocaInst *FunctionLowering::createTemporary(Type *Ty) {

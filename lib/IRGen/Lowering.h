@@ -165,6 +165,11 @@ public:
   /// loop (atomics, ordered accesses, printf).
   void forEachActiveLane(llvm::Value *Mask,
                          llvm::function_ref<void(llvm::Value *Lane)> Body);
+  /// Lane Lane (an i32 that varies, as in forEachActiveLane's body) of V, or
+  /// V itself if it is a scalar. Goes through memory: the x86 backend gives
+  /// every variable-index extractelement a stack slot of its own, and a
+  /// kernel with many lane loops outgrew its fiber's stack.
+  llvm::Value *laneOf(llvm::Value *V, llvm::Value *Lane);
   /// Calls PerLane(Lane) for each lane of Mask, in ascending order, and
   /// returns the <32 x Elt> of its results (zero in the other lanes).
   llvm::Value *collectActiveLanes(
@@ -360,6 +365,9 @@ private:
   uint64_t FrameSize = 0;
   llvm::Value *InstMask = nullptr;
   llvm::StringMap<unsigned> RegisterNameUses;
+  /// laneOf's scratch: room for the widest vector register, shared by all
+  /// its uses (each stores a vector and reads one lane right after).
+  llvm::AllocaInst *LaneScratch = nullptr;
   const ptx::Instruction *CurInst = nullptr;
   llvm::StringMap<Register> Registers;
   /// Variables by block scope: `{ .param .b64 param0; ... }` call sequences

@@ -23,10 +23,6 @@ using ptx::Operand;
 using ptx::ScalarType;
 using ptx::StateSpace;
 
-static Value *laneOf(IRBuilder<> &B, Value *V, Value *Lane) {
-  return V->getType()->isVectorTy() ? B.CreateExtractElement(V, Lane) : V;
-}
-
 /// Ordered accesses need each lane's access to happen as written.
 static bool isOrdered(const ptx::Instruction &I) {
   return I.hasModifier(Modifier::Volatile) ||
@@ -79,7 +75,7 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
     Value *V;
     if (isOrdered(I)) {
       V = FL.collectActiveLanes(FL.getInstMask(), Elt, [&](Value *Lane) {
-        Value *P = B.CreateIntToPtr(laneOf(B, A->V, Lane), B.getPtrTy());
+        Value *P = B.CreateIntToPtr(FL.laneOf(A->V, Lane), B.getPtrTy());
         LoadInst *L = B.CreateLoad(Elt, P);
         L->setAtomic(I.hasModifier(Modifier::Acquire)
                          ? AtomicOrdering::Acquire
@@ -120,8 +116,8 @@ static Error lowerStore(FunctionLowering &FL, const ptx::Instruction &I) {
       return A.takeError();
     if (isOrdered(I)) {
       FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
-        Value *P = B.CreateIntToPtr(laneOf(B, A->V, Lane), B.getPtrTy());
-        StoreInst *St = B.CreateStore(laneOf(B, V->V, Lane), P);
+        Value *P = B.CreateIntToPtr(FL.laneOf(A->V, Lane), B.getPtrTy());
+        StoreInst *St = B.CreateStore(FL.laneOf(V->V, Lane), P);
         St->setAtomic(I.hasModifier(Modifier::Release)
                           ? AtomicOrdering::Release
                           : AtomicOrdering::Monotonic);
@@ -256,13 +252,13 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
     return FL.write(I.Operands[0], Old, T);
   }
   Value *Old = FL.collectActiveLanes(FL.getInstMask(), Elt, [&](Value *Lane) {
-    Value *P = B.CreateIntToPtr(laneOf(B, Addr->V, Lane), B.getPtrTy());
-    Value *V = laneOf(B, Val->V, Lane);
+    Value *P = B.CreateIntToPtr(FL.laneOf(Addr->V, Lane), B.getPtrTy());
+    Value *V = FL.laneOf(Val->V, Lane);
     Value *Result;
     if (Half) {
       Result = halfAtomic(FL, *Op, T, P, V, Ordering);
     } else if (IsCas) {
-      Value *Cmp = V, *New = laneOf(B, Swap->V, Lane);
+      Value *Cmp = V, *New = FL.laneOf(Swap->V, Lane);
       if (Elt->isFloatingPointTy()) {
         Type *IntTy = B.getIntNTy(Size * 8);
         Cmp = B.CreateBitCast(Cmp, IntTy);
