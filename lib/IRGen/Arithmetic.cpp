@@ -689,6 +689,19 @@ Error InstructionLowering::visitMov(const ptx::Instruction &I) {
   });
 }
 
+/// The half-words or bytes of .u16x2/.s16x2/.u8x4/.s8x4 values (i32 or
+/// <32 x i32>) as a vector of narrower integers, and back.
+static Value *splitPackedIntegers(IRBuilder<> &B, Value *V, unsigned Parts) {
+  Type *Ty = V->getType();
+  unsigned N =
+      Ty->isVectorTy() ? cast<FixedVectorType>(Ty)->getNumElements() : 1;
+  return B.CreateBitCast(
+      V, FixedVectorType::get(B.getIntNTy(32 / Parts), N * Parts));
+}
+static Value *joinPackedIntegers(IRBuilder<> &B, Value *V, Type *Ty) {
+  return B.CreateBitCast(V, Ty);
+}
+
 Error InstructionLowering::visitAddSub(const ptx::Instruction &I) {
   return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, T))
@@ -696,6 +709,20 @@ Error InstructionLowering::visitAddSub(const ptx::Instruction &I) {
     if (IsFloat)
       return Result(floatBinary(FL, I, T, S[0], S[1]));
     bool IsAdd = I.Op == Opcode::Add || I.Op == Opcode::AddC;
+    if (unsigned Parts = ptx::getPackedIntegerParts(T)) {
+      // Each half-word or byte on its own, wrapping or (.sat) clamped.
+      Value *X = splitPackedIntegers(B, S[0], Parts);
+      Value *Y = splitPackedIntegers(B, S[1], Parts);
+      Value *R;
+      if (I.hasModifier(Modifier::Sat))
+        R = B.CreateBinaryIntrinsic(
+            IsAdd ? (Signed ? Intrinsic::sadd_sat : Intrinsic::uadd_sat)
+                  : (Signed ? Intrinsic::ssub_sat : Intrinsic::usub_sat),
+            X, Y);
+      else
+        R = IsAdd ? B.CreateAdd(X, Y) : B.CreateSub(X, Y);
+      return Result(joinPackedIntegers(B, R, S[0]->getType()));
+    }
     if (I.hasModifier(Modifier::Sat))
       return Result(B.CreateBinaryIntrinsic(
           IsAdd ? (Signed ? Intrinsic::sadd_sat : Intrinsic::uadd_sat)
@@ -823,13 +850,18 @@ Error InstructionLowering::visitMinMax(const ptx::Instruction &I) {
     Intrinsic::ID ID = I.Op == Opcode::Min
                            ? (Signed ? Intrinsic::smin : Intrinsic::umin)
                            : (Signed ? Intrinsic::smax : Intrinsic::umax);
-    Value *R = B.CreateBinaryIntrinsic(ID, S[0], S[1]);
+    // Packed integers: each half-word or byte on its own.
+    unsigned Parts = ptx::getPackedIntegerParts(T);
+    auto Operand = [&](unsigned K) {
+      return Parts ? splitPackedIntegers(B, S[K], Parts) : S[K];
+    };
+    Value *R = B.CreateBinaryIntrinsic(ID, Operand(0), Operand(1));
     if (S.size() == 3)
-      R = B.CreateBinaryIntrinsic(ID, R, S[2]);
+      R = B.CreateBinaryIntrinsic(ID, R, Operand(2));
     if (I.hasModifier(Modifier::Relu))
       R = B.CreateBinaryIntrinsic(Intrinsic::smax, R,
                                   Constant::getNullValue(R->getType()));
-    return Result(R);
+    return Result(Parts ? joinPackedIntegers(B, R, S[0]->getType()) : R);
   });
 }
 
@@ -1065,6 +1097,28 @@ Error InstructionLowering::visitLop3(const ptx::Instruction &I) {
   });
 }
 
+/// The bits set writes for true into a destination of type T: 1.0 in a
+/// floating-point format (per half of a packed one), else all ones (per half
+/// when the source is packed).
+static uint64_t getSetTrueBits(ScalarType T, bool PackedSource) {
+  switch (T) {
+  case ScalarType::F32:
+    return 0x3F800000;
+  case ScalarType::F16:
+    return 0x3C00;
+  case ScalarType::BF16:
+    return 0x3F80;
+  case ScalarType::F16x2:
+    return 0x3C003C00;
+  case ScalarType::BF16x2:
+    return 0x3F803F80;
+  default:
+    if (PackedSource)
+      return 0xFFFFFFFF; // each half 0xffff
+    return APInt::getAllOnes(ptx::getBitWidth(T)).getZExtValue();
+  }
+}
+
 Error InstructionLowering::visitCompare(const ptx::Instruction &I) {
   return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     ScalarType CmpTy = I.Op == Opcode::Set ? I.getType(1) : T;
@@ -1076,18 +1130,54 @@ Error InstructionLowering::visitCompare(const ptx::Instruction &I) {
       if (Error E = S.add(Ops[3], ScalarType::Pred))
         return E;
     Value *Cmp = compare(FL, I, S[0], S[1], CmpTy);
-    Value *P = Ops.size() > 3 ? boolOp(B, I, Cmp, S[2]) : Cmp;
+    auto Combine = [&](Value *X) {
+      return Ops.size() > 3 ? boolOp(B, I, X, S[2]) : X;
+    };
+    bool Packed = CmpTy == ScalarType::F16x2 || CmpTy == ScalarType::BF16x2;
+    if (Packed) {
+      // The halves compare separately: element 0 of each pair is the low
+      // half (bits 0-15).
+      unsigned N = S.AnyVector ? Lanes : 1;
+      SmallVector<int, 32> LoIdx, HiIdx;
+      for (unsigned L = 0; L != N; ++L) {
+        LoIdx.push_back(2 * L);
+        HiIdx.push_back(2 * L + 1);
+      }
+      auto Half = [&](ArrayRef<int> Idx) {
+        Value *V = B.CreateShuffleVector(Cmp, Idx);
+        return S.AnyVector ? V : B.CreateExtractElement(V, uint64_t(0));
+      };
+      Value *Lo = Combine(Half(LoIdx)), *Hi = Combine(Half(HiIdx));
+      if (I.Op == Opcode::Set) {
+        // Each half of d: 1.0 or 0xffff for true, 0 for false.
+        Type *Ty = S.AnyVector ? (Type *)FL.getVectorType(B.getInt32Ty())
+                               : B.getInt32Ty();
+        uint64_t True = getSetTrueBits(T, /*PackedSource=*/true);
+        Value *Zero = Constant::getNullValue(Ty);
+        Value *D = B.CreateOr(
+            B.CreateSelect(Lo, ConstantInt::get(Ty, True & 0xFFFF), Zero),
+            B.CreateSelect(Hi, ConstantInt::get(Ty, True & 0xFFFF0000), Zero));
+        return Result(D, ScalarType::B32);
+      }
+      // setp p|q: p from the low halves, q from the high ones.
+      if (Ops[0].Kind == Operand::PredPair) {
+        if (Error E = FL.write(Ops[0].Elements[0], Lo, ScalarType::Pred))
+          return E;
+        return FL.write(Ops[0].Elements[1], Hi, ScalarType::Pred);
+      }
+      return FL.write(Ops[0], Lo, ScalarType::Pred);
+    }
+    Value *P = Combine(Cmp);
     if (I.Op == Opcode::Set) {
-      Type *Ty = FL.getLaneType(T);
+      Type *Ty = B.getIntNTy(ptx::getBitWidth(T));
       if (S.AnyVector)
         Ty = FL.getVectorType(Ty);
-      Value *True = ptx::isFloat(T) ? ConstantFP::get(Ty, 1.0)
-                                    : Constant::getAllOnesValue(Ty);
-      return Result(B.CreateSelect(P, True, Constant::getNullValue(Ty)));
+      Value *True = ConstantInt::get(Ty, getSetTrueBits(T, false));
+      return Result(B.CreateSelect(P, True, Constant::getNullValue(Ty)),
+                    withBits(ScalarType::B32, ptx::getBitWidth(T)));
     }
     if (Ops[0].Kind == Operand::PredPair) {
-      Value *Q = Ops.size() > 3 ? boolOp(B, I, B.CreateNot(Cmp), S[2])
-                                : B.CreateNot(Cmp);
+      Value *Q = Combine(B.CreateNot(Cmp));
       if (Error E = FL.write(Ops[0].Elements[0], P, ScalarType::Pred))
         return E;
       return FL.write(Ops[0].Elements[1], Q, ScalarType::Pred);

@@ -111,7 +111,45 @@ static Value *saturateFinite(FunctionLowering &FL, Value *V) {
       IsInf, B.CreateBinaryIntrinsic(Intrinsic::copysign, Max, V), V);
 }
 
+/// cvt.pack.sat: a and b clamped to the narrow type's range, b in the
+/// lowest bits and a above it; below 16 bits, the low bits of c fill the
+/// rest of d.
+static Error lowerCvtPack(FunctionLowering &FL, const ptx::Instruction &I) {
+  IRBuilder<> &B = FL.B;
+  ScalarType To = I.getType(0);
+  unsigned Bits = ptx::getBitWidth(To);
+  bool Signed = ptx::isSigned(To);
+  SmallVector<Value *, 3> Vals;
+  bool Vector = false;
+  for (const ptx::Operand &Op : I.Operands.drop_front()) {
+    Expected<LaneValue> V = FL.read(Op, ScalarType::S32);
+    if (!V)
+      return V.takeError();
+    Vector |= !V->isScalar();
+    Vals.push_back(V->V);
+  }
+  auto Shape = [&](Value *V) { return Vector ? FL.widen(V) : V; };
+  Type *Ty = Shape(Vals[0])->getType();
+  APInt Lo = Signed ? APInt::getSignedMinValue(Bits).sext(32) : APInt(32, 0);
+  APInt Hi = Signed ? APInt::getSignedMaxValue(Bits).sext(32)
+                    : APInt::getMaxValue(Bits).zext(32);
+  auto Clamp = [&](Value *V) {
+    V = B.CreateBinaryIntrinsic(Intrinsic::smax, Shape(V),
+                                ConstantInt::get(Ty, Lo));
+    V = B.CreateBinaryIntrinsic(Intrinsic::smin, V, ConstantInt::get(Ty, Hi));
+    return B.CreateAnd(V, (uint64_t(1) << Bits) - 1);
+  };
+  Value *D = B.CreateOr(Clamp(Vals[1]), B.CreateShl(Clamp(Vals[0]), Bits));
+  if (Vals.size() > 2)
+    D = B.CreateOr(D, B.CreateShl(Shape(Vals[2]), 2 * Bits));
+  return FL.write(I.Operands[0], D, ScalarType::U32);
+}
+
 Error irgen::lowerConversion(FunctionLowering &FL, const ptx::Instruction &I) {
+  if (I.Op == ptx::Opcode::CvtPack)
+    return lowerCvtPack(FL, I);
+  if (isNarrowFloatConversion(I))
+    return lowerNarrowFloatConversion(FL, I);
   IRBuilder<> &B = FL.B;
   ScalarType To = I.getType(0), From = I.getType(1);
   if (I.Operands.size() < 2 || From == ScalarType::None)

@@ -88,6 +88,9 @@ public:
   llvm::Error visitNoOp(const ptx::Instruction &I);
   llvm::Error visitUnsupported(const ptx::Instruction &I);
 
+  // Video.cpp.
+  llvm::Error visitVideo(const ptx::Instruction &I);
+
   // Textures.cpp.
   llvm::Error visitTexture(const ptx::Instruction &I);
   llvm::Error visitSurface(const ptx::Instruction &I);

@@ -391,6 +391,11 @@ private:
 
 /// Instruction semantics, one function per family (Instructions*.cpp).
 llvm::Error lowerConversion(FunctionLowering &FL, const ptx::Instruction &I);
+/// cvt to or from .tf32 and the packed 4-, 6- and 8-bit formats
+/// (NarrowFloats.cpp).
+bool isNarrowFloatConversion(const ptx::Instruction &I);
+llvm::Error lowerNarrowFloatConversion(FunctionLowering &FL,
+                                       const ptx::Instruction &I);
 llvm::Error lowerMemory(FunctionLowering &FL, const ptx::Instruction &I);
 
 /// An atomic on the CTA's shared memory (not half precision).

@@ -4,9 +4,34 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace ptxjit::ptx;
+
+std::optional<VideoSelector> VideoSelector::parse(StringRef Text) {
+  if (Text.size() < 3 || Text.size() > 6 || Text[0] != '.' ||
+      (Text[1] != 'b' && Text[1] != 'h'))
+    return std::nullopt;
+  VideoSelector S;
+  StringRef Digits = Text.drop_front(2);
+  for (unsigned I = 0; I != Digits.size(); ++I) {
+    if (Digits[I] < '0' || Digits[I] > '7')
+      return std::nullopt;
+    S.Bits |= uint16_t(Digits[I] - '0') << (3 * I);
+  }
+  S.Bits |= uint16_t(Digits.size() - 1) << 12;
+  S.Bits |= uint16_t(Text[1] == 'b' ? 1 : 2) << 14;
+  return S;
+}
+
+void VideoSelector::print(raw_ostream &OS) const {
+  if (empty())
+    return;
+  OS << '.' << getKind();
+  for (unsigned I = 0; I != size(); ++I)
+    OS << getDigit(I);
+}
 
 bool Instruction::hasModifier(Modifier M) const {
   return is_contained(Modifiers, M);
@@ -16,8 +41,8 @@ bool Instruction::writesFirstOperand() const {
   if (Operands.empty())
     return false;
   // The shape alternative with as many operands says: a destination letter
-  // (d, r, w, or p first) is written. The instructions only parsed (their
-  // operands are all `x`) write their first operand too, as far as the
+  // (d, r, w, e, h, q, or p first) is written. The instructions only parsed
+  // (their operands are all `x`) write their first operand too, as far as the
   // analyses are concerned.
   const OpcodeInfo &Info = getOpcodeInfo(Op);
   if (Info.Flags & OpUnsupported)
@@ -26,7 +51,7 @@ bool Instruction::writesFirstOperand() const {
   Info.Shapes.split(Alternatives, '|');
   for (StringRef A : Alternatives)
     if (!A.empty() && A.count(',') + 1 == Operands.size())
-      return StringRef("drwp").contains(A.front());
+      return StringRef("drwpehq").contains(A.front());
   return false;
 }
 

@@ -28,7 +28,12 @@ template <typename T> std::string show(const T &V) {
     return V ? "true" : "false";
   else if constexpr (std::is_integral_v<T>)
     return std::to_string(V);
-  else
+  else if constexpr (std::is_same_v<T, VideoSelector>) {
+    std::string S;
+    raw_string_ostream OS(S);
+    V.print(OS);
+    return "'" + S + "'";
+  } else
     return ("'" + Twine(StringRef(V)) + "'").str();
 }
 
@@ -102,6 +107,8 @@ bool Comparer::compare(const Operand &A, const Operand &B) {
          field("BaseIsRegister", A.BaseIsRegister, B.BaseIsRegister) &&
          field("Component", A.Component, B.Component) &&
          field("InAddress", A.InAddress, B.InAddress) &&
+         field("Minus", A.Minus, B.Minus) &&
+         field("Selector", A.Selector, B.Selector) &&
          field("Name", A.Name, B.Name) && field("Value", A.Value, B.Value) &&
          list("Elements", A.Elements, B.Elements, cmp<Operand>());
 }

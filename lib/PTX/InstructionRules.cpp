@@ -301,7 +301,10 @@ void ptxjit::ptx::checkModifiers(const Instruction &I,
       Issues.push_back({ModifierIssue::NeedsContext, M, M, G->CondText});
       continue;
     }
-    if (Item->Types && !(Item->Types & bit(I.getType(0))))
+    // The type the modifier is about is the last suffix: the operands'
+    // type (set.neu.u32.f32 compares .f32 values).
+    ScalarType Operated = I.Types.empty() ? ScalarType::None : I.Types.back();
+    if (Item->Types && !(Item->Types & bit(Operated)))
       Issues.push_back({ModifierIssue::NeedsType, M, M, Item->TypesText});
   }
   for (unsigned K = 0; K != R.Groups.size(); ++K) {

@@ -20,16 +20,6 @@
 using namespace llvm;
 using namespace ptxjit::ptx;
 
-struct FunctionVerifier::InstCtx {
-  const Instruction &I;
-  StringRef Text; ///< the opcode as written: "ld.global.v2.f32"
-
-  void kind(DiagnosticEngine &Diags, const Operand &Op, unsigned OpNo,
-            const Twine &What) const {
-    Diags.report(Op.Loc, DiagID::err_operand_kind, OpNo, Text, What.str());
-  }
-};
-
 /// The shape alternatives of an opcode with the commas removed:
 /// "d,a,a|d,a,a,a" becomes {"daa", "daaa"}.
 static ArrayRef<std::string> getShapes(Opcode Op) {
@@ -141,6 +131,11 @@ static ScalarType getExpectedType(const Instruction &I, unsigned Idx,
     return getWideType(T0);
   case 'r':
   case 'u':
+  case 'v':
+  case 'e':
+  case 'h':
+  case 'q':
+  case 'k':
     return ScalarType::U32;
   case 'p':
     return ScalarType::Pred;
@@ -205,6 +200,10 @@ void FunctionVerifier::verifyInstruction(const Instruction &I) {
   }
   for (unsigned Idx = 0, E = I.Operands.size(); Idx != E; ++Idx)
     verifyOperand(C, Idx, (*Shape)[Idx]);
+  if (isVideoShape(*Shape))
+    checkVideoInstruction(C);
+  if (I.Op == Opcode::CvtPack)
+    checkCvtPack(C);
 }
 
 /// Where the suffix Spelling (".f32", ".rn") is written in the opcode text,
@@ -271,7 +270,8 @@ bool FunctionVerifier::checkModifierTypes(const InstCtx &C) {
   ScalarType T = I.getType(0);
   TypeKind K = getTypeKind(T);
   bool IsInt = T != ScalarType::None &&
-               (K == TypeKind::Signed || K == TypeKind::Unsigned);
+               (K == TypeKind::Signed || K == TypeKind::Unsigned) &&
+               !getPackedIntegerParts(T);
   bool SetsCarry =
       (I.Op == Opcode::Add || I.Op == Opcode::Sub || I.Op == Opcode::Mad) &&
       I.hasModifier(Modifier::Cc);
@@ -315,7 +315,9 @@ void FunctionVerifier::verifyOperand(const InstCtx &C, unsigned Idx,
   }
 
   bool IsDest = Letter == 'd' || Letter == 'r' || Letter == 'w' ||
-                (Letter == 'p' && Idx == 0);
+                Letter == 'e' ||
+                ((Letter == 'p' || Letter == 'h' || Letter == 'q') && Idx == 0);
+  checkVideoOperand(C, Idx, Letter);
   ScalarType Ty = getExpectedType(I, Idx, Letter);
   bool Relaxed = hasRelaxedTypes(I.Op) &&
                  (Letter == 'd' || Letter == 'a' || Letter == 'b');

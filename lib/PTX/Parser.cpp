@@ -1057,6 +1057,14 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
   case Token::HexFloat:
   case Token::DecFloat: {
     bool Neg = consumeIf(Token::Minus);
+    if (Neg && Tok.is(Token::Identifier) && Tok.Text.starts_with("%")) {
+      // -%r1: a negated source of vmad.
+      if (!parseOperand(Op, Depth + 1))
+        return false;
+      Op.Loc = SMLoc::getFromPointer(Op.Loc.getPointer() - 1);
+      Op.Minus = true;
+      return true;
+    }
     if (Tok.is(Token::Integer)) {
       Op.Kind = Operand::IntImm;
       Op.Value = negateIf(Neg, Tok.IntValue);
@@ -1106,6 +1114,12 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
           Tok.Text.size() == 2 && StringRef("xyzw").contains(Tok.Text[1])) {
         Op.Component = Tok.Text[1];
         next();
+      } else if (Tok.is(Token::Directive) && Tok.Text.data() == Name.end()) {
+        // %r1.b0, %r1.h10, %r1.b7654: a video instruction's selector.
+        if (std::optional<VideoSelector> Sel = VideoSelector::parse(Tok.Text)) {
+          Op.Selector = *Sel;
+          next();
+        }
       }
       if (Tok.is(Token::Pipe))
         return MaybePair();

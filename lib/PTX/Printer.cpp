@@ -68,11 +68,14 @@ static void printFloatBits(raw_ostream &OS, bool IsDouble, int64_t Bits) {
 void ptxjit::ptx::printOperand(const Operand &Op, raw_ostream &OS) {
   if (Op.Negated)
     OS << '!';
+  if (Op.Minus)
+    OS << '-';
   switch (Op.Kind) {
   case Operand::Register:
     OS << Op.Name;
     if (Op.Component)
       OS << '.' << Op.Component;
+    Op.Selector.print(OS);
     printOffset(OS, Op.Value, /*PlusMinus=*/false);
     return;
   case Operand::IntImm:

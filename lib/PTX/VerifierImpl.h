@@ -75,7 +75,15 @@ private:
   void checkGuard(const Instruction &I);
 
   // InstructionVerifier.cpp: operands and types.
-  struct InstCtx;
+  struct InstCtx {
+    const Instruction &I;
+    llvm::StringRef Text; ///< the opcode as written: "ld.global.v2.f32"
+
+    void kind(DiagnosticEngine &Diags, const Operand &Op, unsigned OpNo,
+              const llvm::Twine &What) const {
+      Diags.report(Op.Loc, DiagID::err_operand_kind, OpNo, Text, What.str());
+    }
+  };
   void verifyInstruction(const Instruction &I);
   void checkTypesAndModifiers(const InstCtx &C, bool CheckTypes);
   /// The carry-flag and .wide type rules; whether one reported.
@@ -95,6 +103,16 @@ private:
   void checkLabelOperand(const InstCtx &C, unsigned OpNo, const Operand &Op);
   void checkNames(const Operand &Op);
   void verifyCall(const InstCtx &C);
+
+  // VideoVerifier.cpp: selectors (%r1.b0, %r2.h10, %r3.b7654), vmad's
+  // negated sources, and the forms of cvt.pack.
+  /// Whether a shape has the video letters (v e h q k).
+  static bool isVideoShape(llvm::StringRef Shape);
+  /// The selector and '-' of operand Idx with shape letter Letter.
+  void checkVideoOperand(const InstCtx &C, unsigned Idx, char Letter);
+  /// Rules across the operands and modifiers of a video instruction.
+  void checkVideoInstruction(const InstCtx &C);
+  void checkCvtPack(const InstCtx &C);
   void checkCallParam(const InstCtx &C, unsigned OpNo, const Operand &Op,
                       bool IsReturn);
   void checkCallArity(const Operand &Callee, llvm::StringRef Name,

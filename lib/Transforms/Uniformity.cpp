@@ -300,7 +300,8 @@ bool UniformityInfo::visitInstructions() {
         break;
       }
       case Opcode::Cvt:
-        Result = Src(1);
+        // Packing forms (cvt.rn.f16x2.f32 d, a, b) read more than one.
+        Result = I.Operands.size() > 2 ? JoinAllSources() : Src(1);
         if (!(IsInt && ptx::isInteger(I.getType(1))) && !Result.isUniform())
           Result = Shape::varying();
         break;

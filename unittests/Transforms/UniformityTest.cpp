@@ -96,6 +96,24 @@ TEST(UniformityTest, NarrowBlocksMakeTidXAffineInSegments) {
   EXPECT_EQ(Y.segment(), 16u);
 }
 
+TEST(UniformityTest, PackingConversionsJoinBothSources) {
+  // cvt.rn.f16x2.f32 and the fp8 forms pack two sources: one varying
+  // source makes the result varying.
+  auto A = analyse(R"(
+  .reg .b32 i, h, g;
+  .reg .f32 f;
+  .reg .b16 e;
+  mov.u32 i, %tid.x;
+  cvt.rn.f32.u32 f, i;
+  cvt.rn.f16x2.f32 h, 0f3F800000, f;
+  cvt.rn.satfinite.e4m3x2.f32 e, 0f3F800000, f;
+  cvt.rn.f16x2.f32 g, 0f3F800000, 0f40000000;)");
+  ASSERT_TRUE(A->UI);
+  EXPECT_TRUE(A->UI->getRegister("h").isVarying());
+  EXPECT_TRUE(A->UI->getRegister("e").isVarying());
+  EXPECT_TRUE(A->UI->getRegister("g").isUniform());
+}
+
 TEST(UniformityTest, LoadsThroughVaryingAddressesAreVarying) {
   // (The parser marks only '%' names as address registers; resolve-scopes
   // marks the others.)

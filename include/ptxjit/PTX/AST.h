@@ -18,16 +18,41 @@
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/SMLoc.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace llvm {
 class MemoryBuffer;
 class SourceMgr;
+class raw_ostream;
 } // namespace llvm
 
 namespace ptxjit {
 namespace ptx {
+
+/// The byte or half-word selector a video instruction writes after a
+/// register: %r1.b2 and %r1.h1 (scalar video instructions), %r1.h10 and
+/// %r1.b7654 (SIMD selectors and destination masks). Kept in two bytes:
+/// the kind, the number of digits and up to four 3-bit digits.
+class VideoSelector {
+public:
+  /// Reads ".b0" ... ".b7654", ".h0" ... ".h33"; nothing for other text.
+  static std::optional<VideoSelector> parse(llvm::StringRef Text);
+
+  bool empty() const { return Bits == 0; }
+  /// 'b' (bytes) or 'h' (half-words).
+  char getKind() const { return (Bits >> 14) == 1 ? 'b' : 'h'; }
+  /// The number of digits written (1 to 4).
+  unsigned size() const { return ((Bits >> 12) & 3) + 1; }
+  /// Digit I, counting from the left as written (".b7654": digit 0 is 7).
+  unsigned getDigit(unsigned I) const { return (Bits >> (3 * I)) & 7; }
+  void print(llvm::raw_ostream &OS) const;
+  bool operator==(const VideoSelector &O) const { return Bits == O.Bits; }
+
+private:
+  uint16_t Bits = 0;
+};
 
 /// One instruction operand.
 struct Operand {
@@ -49,6 +74,8 @@ struct Operand {
   /// Vector: written inside the brackets of the address before it, as the
   /// coordinates of tex, suld and sust are: [%rd1, {%f1, %f2}].
   bool InAddress = false;
+  bool Minus = false;     ///< -%r1: vmad's negated sources
+  VideoSelector Selector; ///< %r1.b0, %r1.h10, %r1.b7654 (video instructions)
   llvm::SMLoc Loc;
   llvm::StringRef Name; ///< register or symbol name; Address base
   int64_t Value = 0;    ///< IntImm value, FP bits, or Symbol/Address offset

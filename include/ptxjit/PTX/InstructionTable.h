@@ -111,6 +111,21 @@ inline bool isInteger(ScalarType T) {
   return K == TypeKind::Signed || K == TypeKind::Unsigned || K == TypeKind::Bit;
 }
 
+/// .u16x2 .s16x2 .u8x4 .s8x4: integers packed in a 32-bit register, and
+/// how many.
+inline unsigned getPackedIntegerParts(ScalarType T) {
+  switch (T) {
+  case ScalarType::U16x2:
+  case ScalarType::S16x2:
+    return 2;
+  case ScalarType::U8x4:
+  case ScalarType::S8x4:
+    return 4;
+  default:
+    return 0;
+  }
+}
+
 llvm::StringRef getSpelling(StateSpace S);
 std::optional<StateSpace> lookupStateSpace(llvm::StringRef Spelling);
 

@@ -2,6 +2,8 @@
 integer rounding mode (saturating, NaN rules), integer to float and float to
 float in each rounding mode, .ftz, .sat, .relu, packing."""
 
+import random
+
 from testgen import Test, Op, Input, test, INT_MIN, INT_MAX
 import ptxref as R
 from ptxref import F16, BF16, F32, F64
@@ -394,3 +396,287 @@ cvt between floats of one size rounds to an integral value (.rni .rzi .rmi
 input; .sat clamps to [0, 1] (NaN to +0); .f16x2 packs a into the upper and
 b (here -1, 0xbc00) into the lower half.
 """, [Input("a", "f32", a), Input("b", "f64", b)], ops)
+
+
+# --- The narrow formats: .e4m3x2 .e5m2x2 .e2m3x2 .e3m2x2 .e2m1x2 .ue8m0x2,
+# .tf32, and cvt.pack ----------------------------------------------------------
+
+NARROW_F32 = [
+    "0", "-0", "1", "-1.5", "0.1", "448", "449", "464", "465", "-480", "500",
+    "57344", "61439", "61440", "-1e6", "inf", "-inf", "0x1p-9", "0x1p-10",
+    "0x1.8p-10", "0x1p-16", "0x1p-17", "0x1.8p-17", "-0x1p-20", "1e-45",
+    "3.3e38", "7.5", "7.75", "28", "30", "6", "0.25"]
+NARROW_F32_B = [
+    "2.5", "-2.5", "3.5", "0.5", "-0.75", "1.0625", "1.1875", "0x1.2p0", "17",
+    "19", "-0x1.1p2", "0.0625", "0x1p-3", "0x1.4p-3", "5", "-5.5", "0x1p-2",
+    "0x1.2p-2", "0x1.6p-2", "-7", "1000", "12", "14", "3.25", "0x1p-126",
+    "-0x1p-127", "0x1.8p-127", "0x1p-128", "1.5e38", "0x1.fffffep127", "4", "-3"]
+
+
+def packed_halves(texts_hi, texts_lo, f):
+    return [R.parse_exact(h, f) << 16 | R.parse_exact(l, f)
+            for h, l in zip(texts_hi, texts_lo)]
+
+
+def narrow_inputs():
+    a = [R.parse_exact(x, F32) for x in NARROW_F32]
+    b = [R.parse_exact(x, F32) for x in NARROW_F32_B]
+    # Half sources: the same values where .f16 and .bf16 hold them (the
+    # others overflow to infinity, which the conversions clamp too).
+    x = packed_halves(NARROW_F32, NARROW_F32_B, F16)
+    y = packed_halves(NARROW_F32_B, NARROW_F32, BF16)
+    return [Input("a", "f32", a), Input("b", "f32", b), Input("x", "b32", x),
+            Input("y", "b32", y)]
+
+
+def to_narrow_pair(fmt, hi, lo, src, mode="rn", satfinite=True, relu=False):
+    width = 4 if fmt is R.E2M1 else 8
+    h = R.cvt_to_narrow(hi, src, fmt, mode, satfinite, relu)
+    low = R.cvt_to_narrow(lo, src, fmt, mode, satfinite, relu)
+    assert h is not None and low is not None, "a NaN code is unspecified"
+    return h << width | low
+
+
+def narrow_ops(fmt, ptype, relu_too=True, modes=("rn",)):
+    """cvt to fmt from .f32 pairs and packed halves."""
+    ops = []
+    for mode in modes:
+        for relu in (False, True) if relu_too else (False,):
+            r = ".relu" if relu else ""
+            tag = "%s%s_%s" % (mode, "_relu" if relu else "", fmt.name)
+            out = "b8" if fmt is R.E2M1 else "b16"
+            ops.append(Op("%s_f32" % tag, out,
+                          "cvt.%s.satfinite%s.%s.f32 {d}, {a}, {b};" % (mode, r, ptype),
+                          lambda a, b, x, y, m=mode, rl=relu:
+                              to_narrow_pair(fmt, a, b, F32, m, True, rl)))
+            ops.append(Op("%s_f16x2" % tag, out,
+                          "cvt.%s.satfinite%s.%s.f16x2 {d}, {c};" % (mode, r, ptype),
+                          lambda a, b, x, y, m=mode, rl=relu:
+                              to_narrow_pair(fmt, x >> 16, x & 0xFFFF, F16, m, True,
+                                             rl)))
+            ops.append(Op("%s_bf16x2" % tag, out,
+                          "cvt.%s.satfinite%s.%s.bf16x2 {d}, {e};" % (mode, r, ptype),
+                          lambda a, b, x, y, m=mode, rl=relu:
+                              to_narrow_pair(fmt, y >> 16, y & 0xFFFF, BF16, m, True,
+                                             rl)))
+    return ops
+
+
+@test
+def cvt_fp8():
+    ops = narrow_ops(R.E4M3, "e4m3x2", modes=("rn", "rz")) + \
+        narrow_ops(R.E5M2, "e5m2x2", modes=("rn", "rz"))
+    # NaN becomes NaN (its code unspecified): the upper byte is converted
+    # back to .f16 and tested; the lower one, from a, is exact.
+    for fmt, ptype in ((R.E4M3, "e4m3x2"), (R.E5M2, "e5m2x2")):
+        ops.append(Op("nan_%s" % fmt.name, "u32",
+                      ["cvt.rn.satfinite.%s.f32 {t}, 0fFFC00000, {a};" % ptype,
+                       "cvt.rn.f16x2.%s {t1}, {t};" % ptype,
+                       "setp.nan.f16x2 {p}|{q}, {t1}, {t1};",
+                       "cvt.u32.u16 {d}, {t};", "and.b32 {d}, {d}, 255;",
+                       "selp.u32 {t2}, 256, 0, {q};", "or.b32 {d}, {d}, {t2};"],
+                      lambda a, b, x, y, f=fmt:
+                          R.cvt_to_narrow(a, F32, f) | 256,
+                      tmp=["b16", "b32", "u32"]))
+    return Test("cvt-fp8", """
+cvt to .e4m3x2 and .e5m2x2 from two .f32 values (a in the upper byte) and
+from packed .f16x2 and .bf16x2 (the upper half in the upper byte), rounded
+once to nearest even (.rn) or toward zero (.rz) with .satfinite: beyond 448
+(.e4m3) or 57344 (.e5m2), infinities included, is the largest finite value
+of the same sign; tiny values round to subnormals or a signed zero; .relu
+makes negative results +0. A NaN source gives a NaN.
+""", narrow_inputs(), ops)
+
+
+@test
+def cvt_fp6_fp4():
+    ops = narrow_ops(R.E2M3, "e2m3x2", modes=("rn", "rz")) + \
+        narrow_ops(R.E3M2, "e3m2x2") + narrow_ops(R.E2M1, "e2m1x2", modes=("rn", "rz"))
+    # These formats have no NaN: NaN becomes the largest positive value.
+    for fmt, ptype, width in ((R.E2M3, "e2m3x2", 8), (R.E2M1, "e2m1x2", 4)):
+        ops.append(Op("nan_%s" % fmt.name, "b8" if width == 4 else "b16",
+                      "cvt.rn.satfinite.%s.f32 {d}, 0f7FC00000, {a};" % ptype,
+                      lambda a, b, x, y, f=fmt, w=width:
+                          f.max_code << w | R.cvt_to_narrow(a, F32, f)))
+    return Test("cvt-fp6-fp4", """
+cvt to .e2m3x2 and .e3m2x2 (6-bit values, each in the low bits of a byte)
+and .e2m1x2 (4-bit values in one byte), from .f32 pairs and packed halves:
+rounded once (.rn, .rz), beyond the largest finite value (7.5, 28, 6) and
+infinity clamped to it by .satfinite, NaN the largest positive value (these
+formats have no NaN), .relu making negative results +0.
+""", narrow_inputs(), ops)
+
+
+@test
+def cvt_ue8m0():
+    ops = []
+    for mode in ("rz", "rp"):
+        for sat in (False, True):
+            s = ".satfinite" if sat else ""
+            tag = "%s%s" % (mode, "_satfinite" if sat else "")
+
+            def pair(hi, lo, src, m=mode, st=sat):
+                h = R.cvt_to_narrow(hi, src, R.UE8M0, m, st)
+                low = R.cvt_to_narrow(lo, src, R.UE8M0, m, st)
+                # Without .satfinite, too large values and infinities give
+                # .ue8m0's one NaN, 0xff.
+                return (0xFF if h is None else h) << 8 | (0xFF if low is None else low)
+            ops.append(Op("%s_f32" % tag, "b16",
+                          "cvt.%s%s.ue8m0x2.f32 {d}, {a}, {b};" % (mode, s),
+                          lambda a, b, x, y, f=pair: f(a, b, F32)))
+            ops.append(Op("%s_bf16x2" % tag, "b16",
+                          "cvt.%s%s.ue8m0x2.bf16x2 {d}, {e};" % (mode, s),
+                          lambda a, b, x, y, f=pair: f(y >> 16, y & 0xFFFF, BF16)))
+    ops.append(Op("nan_rz", "b16", "cvt.rz.satfinite.ue8m0x2.f32 {d}, 0f7FC00000, {a};",
+                  lambda a, b, x, y: 0xFF00 | R.cvt_to_narrow(a, F32, R.UE8M0, "rz")))
+    return Test("cvt-ue8m0", """
+cvt to .ue8m0x2, a power of two 2^(code - 127) per byte: the magnitude
+(the sign is dropped) rounded toward zero (.rz) or up (.rp); below 2^-127,
+zero included, .rz gives 2^-127 (code 0), and .rp gives 2^-127 up to
+2^-127 itself and 2^-126 above it. Infinity and values beyond 2^127 give
+the NaN code 0xff, or 2^127 (0xfe) with .satfinite; NaN gives 0xff.
+""", narrow_inputs(), ops)
+
+
+def narrow_code_pairs(fmt, seed, exclude_nan=True):
+    """32 code pairs (16 bits) of a format: every special magnitude first,
+    then random codes; NaN codes left out when asked."""
+    width = 4 if fmt is R.E2M1 else 8
+    limit = 1 << fmt.bits
+    rng = random.Random(seed)
+    ok = [c for c in range(limit)
+          if not (exclude_nan and fmt.value(c) == "nan")]
+    fixed = sorted(set(c for c in ok if (c & ((1 << (fmt.bits - 1)) - 1)) in
+                       (0, 1, 2, fmt.max_code, fmt.max_code - 1,
+                        1 << fmt.mbits, (1 << fmt.mbits) - 1)
+                       or fmt.value(c) in ("inf", "-inf")))
+    codes = (fixed + [rng.choice(ok) for _ in range(64)])[:64]
+    return [codes[2 * i] << width | codes[2 * i + 1] for i in range(32)]
+
+
+@test
+def cvt_from_narrow():
+    c8 = narrow_code_pairs(R.E4M3, 40)
+    c5 = narrow_code_pairs(R.E5M2, 41)
+    c6 = narrow_code_pairs(R.E3M2, 42)
+    cu = narrow_code_pairs(R.UE8M0, 43)
+    ins = [Input("c4", "b16", c8), Input("c5", "b16", c5), Input("c6", "b16", c6),
+           Input("cu", "b16", cu)]
+
+    def halves(code_pair, fmt, dst, relu=False, width=8):
+        hi = R.cvt_from_narrow(code_pair >> width, fmt, dst, relu)
+        lo = R.cvt_from_narrow(code_pair & ((1 << width) - 1), fmt, dst, relu)
+        assert hi is not None and lo is not None
+        return hi << 16 | lo
+    ops = [
+        Op("f16x2_e4m3", "b32", "cvt.rn.f16x2.e4m3x2 {d}, {a};",
+           lambda p, q, r, s: halves(p, R.E4M3, F16)),
+        Op("f16x2_relu_e4m3", "b32", "cvt.rn.relu.f16x2.e4m3x2 {d}, {a};",
+           lambda p, q, r, s: halves(p, R.E4M3, F16, True)),
+        Op("bf16x2_e4m3", "b32", "cvt.rn.bf16x2.e4m3x2 {d}, {a};",
+           lambda p, q, r, s: halves(p, R.E4M3, BF16)),
+        Op("f16x2_e5m2", "b32", "cvt.rn.f16x2.e5m2x2 {d}, {b};",
+           lambda p, q, r, s: halves(q, R.E5M2, F16)),
+        Op("f16x2_relu_e5m2", "b32", "cvt.rn.relu.f16x2.e5m2x2 {d}, {b};",
+           lambda p, q, r, s: halves(q, R.E5M2, F16, True)),
+        Op("bf16x2_relu_e5m2", "b32", "cvt.rn.relu.bf16x2.e5m2x2 {d}, {b};",
+           lambda p, q, r, s: halves(q, R.E5M2, BF16, True)),
+        Op("f16x2_e3m2", "b32", "cvt.rn.f16x2.e3m2x2 {d}, {c};",
+           lambda p, q, r, s: halves(r, R.E3M2, F16)),
+        Op("f16x2_relu_e2m3", "b32",
+           ["and.b16 {t}, {c}, 0x3f3f;", "cvt.rn.relu.f16x2.e2m3x2 {d}, {t};"],
+           lambda p, q, r, s: halves(r & 0x3F3F, R.E2M3, F16, True), tmp="b16"),
+        Op("bf16x2_e2m3", "b32",
+           ["and.b16 {t}, {c}, 0x3f3f;", "cvt.rn.bf16x2.e2m3x2 {d}, {t};"],
+           lambda p, q, r, s: halves(r & 0x3F3F, R.E2M3, BF16), tmp="b16"),
+        # .e2m1x2 from a byte: here the low byte of the .e3m2 pairs.
+        Op("f16x2_e2m1", "b32",
+           ["cvt.u8.u16 {t}, {c};", "cvt.rn.f16x2.e2m1x2 {d}, {t};"],
+           lambda p, q, r, s: halves(r & 0xFF, R.E2M1, F16, width=4), tmp="b8"),
+        Op("f16x2_relu_e2m1", "b32",
+           ["cvt.u8.u16 {t}, {c};", "cvt.rn.relu.f16x2.e2m1x2 {d}, {t};"],
+           lambda p, q, r, s: halves(r & 0xFF, R.E2M1, F16, True, width=4),
+           tmp="b8"),
+        Op("bf16x2_ue8m0", "b32", "cvt.rn.bf16x2.ue8m0x2 {d}, {e};",
+           lambda p, q, r, s: halves(s, R.UE8M0, BF16)),
+    ]
+    # NaN codes give NaN: .e4m3 0x7f/0xff, .e5m2 above infinity, .ue8m0 0xff.
+    for name, ptype, code, dst in (("e4m3", "e4m3x2", 0xFF01, "f16x2"),
+                                   ("e5m2", "e5m2x2", 0x7D80, "f16x2"),
+                                   ("ue8m0", "ue8m0x2", 0xFF7F, "bf16x2")):
+        ops.append(Op("nan_%s" % name, "u32",
+                      ["mov.b16 {t2}, %d;" % code,
+                       "cvt.rn.%s.%s {t}, {t2};" % (dst, ptype),
+                       "setp.nan.%s {p}|{q}, {t}, {t};" % dst,
+                       "selp.u32 {d}, 1, 0, {p};", "selp.u32 {t1}, 2, 0, {q};",
+                       "add.u32 {d}, {d}, {t1};"],
+                      lambda p, q, r, s: 2, tmp=["b32", "u32", "b16"]))
+    return Test("cvt-from-narrow", """
+cvt from the packed narrow formats to .f16x2 and .bf16x2 is exact (the upper
+code to the upper half): subnormal codes, the largest values, .e5m2's
+infinities, signed zeros; .relu makes negative values +0; .ue8m0's code 0
+is 2^-127. NaN codes give NaN (only the upper element is one here).
+""", ins, ops)
+
+
+@test
+def cvt_tf32():
+    vals = ["1", "-1", "0x1.0018p0", "0x1.0008p0", "0x1.0010p0", "0x1.001p0",
+            "0x1.0030p0", "-0x1.0030p0", "0x1.fffffep127", "0x1.ffep127",
+            "0x1.ffdp127", "inf", "-inf", "0", "-0", "1e-45", "0x1p-136",
+            "0x1.8p-136", "0x1p-137", "0x1.004p-126", "-0x1.fffp-1", "0.1",
+            "3.14159265", "-2.5e-20", "65504.5", "0x1.7ffp0", "0x1.ffffp-1",
+            "-0x1.0028p5"]
+    a = [R.parse_exact(x, F32) for x in vals]
+    ops = []
+    for mode in ("rna", "rn", "rz"):
+        for sat in (False, True):
+            for relu in ((False, True) if mode != "rna" else (False,)):
+                name = "cvt_%s%s%s" % (mode, "_satfinite" if sat else "",
+                                       "_relu" if relu else "")
+                ops.append(Op(name, "b32",
+                              "cvt.%s%s%s.tf32.f32 {d}, {a};" % (
+                                  mode, ".satfinite" if sat else "",
+                                  ".relu" if relu else ""),
+                              lambda a, m=mode, s=sat, r=relu:
+                                  R.cvt_to_tf32(a, m, s, r)))
+    ops.append(Op("nan_rna", "u32",
+                  ["cvt.rna.tf32.f32 {t}, 0f7FC00001;", "mov.b32 {t1}, {t};",
+                   "testp.notanumber.f32 {p}, {t1};", "selp.u32 {d}, 1, 0, {p};"],
+                  lambda a: 1, tmp=["b32", "f32"]))
+    return Test("cvt-tf32", """
+cvt to .tf32 keeps an .f32's sign and exponent and rounds its mantissa to 10
+bits (the low 13 bits are zero): ties away from zero (.rna), to even (.rn)
+or toward zero (.rz), subnormals at the same bit; rounding the largest
+values up gives infinity, which .satfinite clamps to 0x7f7fe000; .relu
+makes negative results +0; NaN stays NaN.
+""", [Input("a", "f32", a)], ops)
+
+
+@test
+def cvt_pack():
+    a = Input("a", "s32", [0, 1, -1, 127, 128, -128, -129, 255, 256, 32767, 32768,
+                           -32768, -32769, 65535, 65536, 2147483647, -2147483648,
+                           7, 8, -8, -9, 15, 16, 1, 2, -2, -3, 3, 100, -100, 5, 6])
+    b = Input("b", "s32", [5, -5, 300, -300, 0, 1, 2, -2, 70000, -70000, 9, -9, 1,
+                           2, 3, 4, -1, 16, 8, 7, -7, -8, 0, 2, 1, 3, -1, -2, 127,
+                           -128, 255, 256])
+    c = Input("c", "u32", [0x12345678, 0xFFFFFFFF, 0, 0x80000000, 0xDEADBEEF,
+                           0x01020304, 0xAAAAAAAA, 0x55555555] * 4)
+    ops = [Op("pack_%s" % t, "u32", "cvt.pack.sat.%s.s32 {d}, {a}, {b};" % t,
+              lambda a, b, c, t=t: R.cvt_pack_sat(t, a, b))
+           for t in ("u16", "s16")]
+    ops += [Op("pack_%s" % t, "u32", "cvt.pack.sat.%s.s32.b32 {d}, {a}, {b}, {c};" % t,
+               lambda a, b, c, t=t: R.cvt_pack_sat(t, a, b, c))
+            for t in ("u8", "s8", "u4", "s4", "u2", "s2")]
+    ops.append(Op("pack_u8_chain", "u32",
+                  ["cvt.pack.sat.u8.s32.b32 {t}, {a}, {b}, 0;",
+                   "cvt.pack.sat.u8.s32.b32 {d}, {b}, {a}, {t};"],
+                  lambda a, b, c: R.cvt_pack_sat("u8", b, a,
+                                                 R.cvt_pack_sat("u8", a, b, 0)),
+                  tmp="b32"))
+    return Test("cvt-pack", """
+cvt.pack.sat clamps two .s32 values to a narrow integer type and packs them
+(b in the lowest bits, a above it); the 8-, 4- and 2-bit forms fill the
+rest of d with the low bits of c, so two of them pack four bytes.
+""", [a, b, c], ops)

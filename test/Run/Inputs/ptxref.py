@@ -498,3 +498,344 @@ def format_float(b, f):
     s = "%.16e" % v
     m, e = s.split("e")
     return sign + _render(int(m.replace(".", "")), int(e) - 16)
+
+
+# --- Video instructions (PTX ISA 9.7.18) -----------------------------------------
+#
+# Selectors are written as in PTX without the dot: "b2", "h1" (scalar
+# instructions), "h10", "b3210" (SIMD masks), "h32", "b7654" (SIMD sources);
+# None when absent. Operands are 32-bit patterns (ints).
+
+
+def _clamp(x, lo, hi):
+    return max(lo, min(hi, x))
+
+
+def _range(bits, signed):
+    if signed:
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def part_select(x, signed, sel):
+    """partSelectSignExtend: the selected byte or half-word, or the word,
+    of x as a signed or unsigned integer."""
+    if sel is None:
+        width, pos = 32, 0
+    else:
+        width = 8 if sel[0] == "b" else 16
+        pos = int(sel[1:]) * width
+    v = (x >> pos) & ((1 << width) - 1)
+    return to_signed(v, width) if signed else v
+
+
+def _int_compare(x, y, cmp):
+    return {"eq": x == y, "ne": x != y, "lt": x < y, "le": x <= y,
+            "gt": x > y, "ge": x >= y}[cmp]
+
+
+def video_scalar(op, types, a, b, c=0, asel=None, bsel=None, dsel=None,
+                 sat=False, secop=None, mode=None, cmp=None):
+    """vadd vsub vabsdiff vmin vmax vshl vshr vset. types is the type
+    suffixes ("s32.u32.s32"; vset's two are its source types). The
+    intermediate result is exact (Python ints: the ISA's .s34); .sat clamps
+    it to the destination's range (a byte or half-word with dsel); then
+    .add/.min/.max combine it with c, or dsel merges its low bits into c.
+    The low 32 bits are the result."""
+    ts = [t == "s32" for t in types.split(".")]
+    if op == "set":
+        d_signed, a_signed, b_signed = False, ts[0], ts[1]
+    else:
+        d_signed, a_signed, b_signed = ts
+    if op in ("shl", "shr"):
+        b_signed = False
+    ta = part_select(a, a_signed, asel)
+    tb = part_select(b, b_signed, bsel)
+    if op == "add":
+        tmp = ta + tb
+    elif op == "sub":
+        tmp = ta - tb
+    elif op == "absdiff":
+        tmp = abs(ta - tb)
+    elif op == "min":
+        tmp = min(ta, tb)
+    elif op == "max":
+        tmp = max(ta, tb)
+    elif op in ("shl", "shr"):
+        if mode == "clamp":
+            tb = min(tb, 32)
+        else:
+            tb &= 0x1F
+        tmp = ta << tb if op == "shl" else ta >> tb  # >>: fills with the sign
+    elif op == "set":
+        tmp = 1 if _int_compare(ta, tb, cmp) else 0
+    else:
+        raise ValueError(op)
+    if sat:
+        bits = 32 if dsel is None else (8 if dsel[0] == "b" else 16)
+        tmp = _clamp(tmp, *_range(bits, d_signed))
+    # The third operand's sign is the destination's.
+    cv = to_signed(c, 32) if d_signed else to_unsigned(c, 32)
+    if secop == "add":
+        tmp = tmp + cv
+    elif secop == "min":
+        tmp = min(tmp, cv)
+    elif secop == "max":
+        tmp = max(tmp, cv)
+    elif dsel is not None:
+        width = 8 if dsel[0] == "b" else 16
+        pos = int(dsel[1:]) * width
+        field = ((1 << width) - 1) << pos
+        tmp = ((tmp << pos) & field) | (cv & ~field)
+    return tmp & 0xFFFFFFFF
+
+
+def video_mad(types, a, b, c, asel=None, bsel=None, neg_a=False, neg_b=False,
+              neg_c=False, po=False, scale=None, sat=False):
+    """vmad, following the ISA's semantics: the product is negated by its
+    one's complement plus one (so is c), the sum is exact, .shr7/.shr15
+    shift it (arithmetically when the final result is signed) and keep 64
+    bits, .sat clamps to the 32-bit range of the final result's sign."""
+    _, at, bt = types.split(".")
+    a_signed, b_signed = at == "s32", bt == "s32"
+    ta = part_select(a, a_signed, asel)
+    tb = part_select(b, b_signed, bsel)
+    signed_final = a_signed or b_signed or (neg_a != neg_b) or neg_c
+    mask128 = (1 << 128) - 1
+    tmp = (ta * tb) & mask128
+    c = to_unsigned(c, 32)
+    lsb = 0
+    if po:
+        lsb = 1
+    elif neg_a != neg_b:
+        tmp = ~tmp & mask128
+        lsb = 1
+    elif neg_c:
+        c = ~c & 0xFFFFFFFF
+        lsb = 1
+    c128 = (to_signed(c, 32) if signed_final else c) & mask128
+    tmp = (tmp + c128 + lsb) & mask128
+    result = to_signed(tmp, 128) if signed_final else tmp
+    if scale:
+        result = to_signed(result >> scale, 64) if signed_final else \
+            (result >> scale) & ((1 << 64) - 1)
+    if sat:
+        result = _clamp(result, *_range(32, signed_final))
+    return result & 0xFFFFFFFF
+
+
+def video_simd(op, n, types, a, b, c, asel=None, bsel=None, mask=None,
+               sat=False, add=False, cmp=None):
+    """The SIMD video instructions on n lanes (2 half-words or 4 bytes).
+    Each lane takes an element of the 64-bit b:a by the selector digits
+    (written from the highest lane), extended by its operand's type; the
+    results are clamped (.sat, by the destination type), then either merged
+    into c in the lanes of the mask or summed into c (.add)."""
+    w = 32 // n
+    ts = [t == "s32" for t in types.split(".")]
+    if op == "set":
+        d_signed, a_signed, b_signed = False, ts[0], ts[1]
+    else:
+        d_signed, a_signed, b_signed = ts
+    both = (to_unsigned(b, 32) << 32) | to_unsigned(a, 32)
+
+    def elements(sel, default, signed):
+        digits = (sel or default)[1:]
+        out = []
+        for lane in range(n):
+            k = int(digits[n - 1 - lane])
+            v = (both >> (k * w)) & ((1 << w) - 1)
+            out.append(to_signed(v, w) if signed else v)
+        return out
+    va = elements(asel, "h10" if n == 2 else "b3210", a_signed)
+    vb = elements(bsel, "h32" if n == 2 else "b7654", b_signed)
+    lanes = [int(x) for x in (mask or ("h10" if n == 2 else "b3210"))[1:]]
+    t = []
+    for x, y in zip(va, vb):
+        if op == "add":
+            r = x + y
+        elif op == "sub":
+            r = x - y
+        elif op == "avrg":
+            r = (x + y + 1) >> 1 if x + y >= 0 else (x + y) >> 1
+        elif op == "absdiff":
+            r = abs(x - y)
+        elif op == "min":
+            r = min(x, y)
+        elif op == "max":
+            r = max(x, y)
+        elif op == "set":
+            r = 1 if _int_compare(x, y, cmp) else 0
+        else:
+            raise ValueError(op)
+        if sat:
+            r = _clamp(r, *_range(w, d_signed))
+        t.append(r)
+    c = to_unsigned(c, 32)
+    if add:
+        d = c + sum(t[i] for i in range(n) if i in lanes)
+    else:
+        d = 0
+        for i in range(n):
+            src = t[i] if i in lanes else (c >> (i * w))
+            d |= (src & ((1 << w) - 1)) << (i * w)
+    return d & 0xFFFFFFFF
+
+
+# --- cvt's narrow floating-point formats (PTX ISA 5.2.5, 9.7.10.24) -------------
+#
+# Each format is given by its codes' values, enumerated from the format's
+# definition: sign (if any), exponent bits with a bias, mantissa bits with
+# an implicit leading one for normal numbers, and the codes the ISA reserves
+# (.e4m3: no infinity, only S.1111.111 is NaN; .e5m2: IEEE-like; the 6- and
+# 4-bit formats: every code finite; .ue8m0: 2^(code - 127), 0xff NaN).
+
+
+class NarrowFmt:
+    def __init__(self, name, ebits, mbits, bias, kind):
+        self.name, self.ebits, self.mbits, self.bias = name, ebits, mbits, bias
+        self.kind = kind  # "fn" (e4m3), "ieee" (e5m2), "finite", "ue8m0"
+        self.signed = kind != "ue8m0"
+        self.bits = ebits + mbits + (1 if self.signed else 0)
+        self.values = {}  # code of a non-negative magnitude -> Fraction
+        for code in range(1 << (ebits + mbits)):
+            e, m = code >> mbits, code & ((1 << mbits) - 1)
+            if kind == "ue8m0":
+                if code != 0xFF:
+                    self.values[code] = Fraction(2) ** (code - 127)
+                continue
+            if kind == "fn" and code == (1 << (ebits + mbits)) - 1:
+                continue  # NaN
+            if kind == "ieee" and e == (1 << ebits) - 1:
+                continue  # infinity and NaNs
+            if e == 0:
+                v = Fraction(m) * Fraction(2) ** (1 - bias - mbits)
+            else:
+                v = Fraction(m + (1 << mbits)) * Fraction(2) ** (e - bias - mbits)
+            self.values[code] = v
+        self.max_code = max(self.values, key=lambda c: self.values[c])
+
+    def value(self, code):
+        """The value of a code: a Fraction, "inf", "-inf" or "nan"."""
+        sign_bit = 1 << (self.bits - 1) if self.signed else 0
+        mag = code & ~sign_bit & ((1 << self.bits) - 1)
+        neg = bool(code & sign_bit)
+        if mag not in self.values:
+            if self.kind == "ieee" and mag == ((1 << self.ebits) - 1) << self.mbits:
+                return "-inf" if neg else "inf"
+            return "nan"
+        v = self.values[mag]
+        return -v if neg else v
+
+
+E4M3 = NarrowFmt("e4m3", 4, 3, 7, "fn")
+E5M2 = NarrowFmt("e5m2", 5, 2, 15, "ieee")
+E2M3 = NarrowFmt("e2m3", 2, 3, 1, "finite")
+E3M2 = NarrowFmt("e3m2", 3, 2, 3, "finite")
+E2M1 = NarrowFmt("e2m1", 2, 1, 1, "finite")
+UE8M0 = NarrowFmt("ue8m0", 8, 0, 127, "ue8m0")
+
+
+def narrow_round(mag, fmt, mode):
+    """The code of the magnitude mag (a Fraction >= 0, or "inf") rounded in
+    mode (rn: nearest, ties to the even code; rz: toward zero; rp: up),
+    or None when it is beyond the largest finite value."""
+    codes = sorted(fmt.values, key=lambda c: fmt.values[c])
+    if mag == "inf" or mag > fmt.values[fmt.max_code]:
+        if mode == "rz" and mag != "inf":
+            return fmt.max_code
+        if mode == "rn" and mag != "inf":
+            # Still nearest to the largest value below its half-way point.
+            top = fmt.values[fmt.max_code]
+            prev = fmt.values[codes[-2]]
+            if mag - top < (top - prev) / 2:
+                return fmt.max_code
+        return None
+    below = max((c for c in codes if fmt.values[c] <= mag), default=None,
+                key=lambda c: fmt.values[c])
+    above = min((c for c in codes if fmt.values[c] >= mag), default=None,
+                key=lambda c: fmt.values[c])
+    if below is None:  # .ue8m0 below its smallest value, 2^-127
+        return above if mode == "rp" else codes[0]
+    if fmt.values[below] == mag or mode == "rz":
+        return below
+    if mode == "rp":
+        return above
+    lo, hi = mag - fmt.values[below], fmt.values[above] - mag
+    if lo != hi:
+        return below if lo < hi else above
+    return below if below % 2 == 0 else above
+
+
+def cvt_to_narrow(x, src, fmt, mode="rn", satfinite=True, relu=False):
+    """One element of cvt to a narrow format from pattern x of format src
+    (F32, F16 or BF16). Returns the code, or None for a NaN result (whose
+    code is not specified)."""
+    if is_nan(x, src):
+        # Formats without NaN take their largest positive value.
+        return None if fmt.kind in ("fn", "ieee", "ue8m0") else fmt.max_code
+    neg = is_neg(x, src) and fmt.signed
+    mag = "inf" if is_inf(x, src) else abs(value(x, src))
+    code = narrow_round(mag, fmt, mode)
+    if code is None:
+        if satfinite:
+            code = fmt.max_code
+        elif fmt.kind == "ieee":
+            code = ((1 << fmt.ebits) - 1) << fmt.mbits  # infinity
+        else:
+            return None  # NaN: .e4m3 and .ue8m0 have no infinity
+    if relu and neg:
+        return 0
+    return code | ((1 << (fmt.bits - 1)) if neg else 0)
+
+
+def cvt_from_narrow(code, fmt, dst, relu=False):
+    """cvt.rn{.relu}.{f16x2,bf16x2} from a narrow format: exact; None for
+    NaN."""
+    v = fmt.value(code)
+    if v == "nan":
+        return None
+    if relu and (v == "-inf" or (v != "inf" and v < 0) or
+                 (v == 0 and code >> (fmt.bits - 1) and fmt.signed)):
+        return 0
+    if v in ("inf", "-inf"):
+        return dst.inf(v == "-inf")
+    neg_zero = v == 0 and fmt.signed and bool(code >> (fmt.bits - 1))
+    return round_value(v, dst, "rn", zero_neg=neg_zero)
+
+
+TF32 = Fmt("tf32", 8, 10)
+
+
+def cvt_to_tf32(x, mode, satfinite=False, relu=False):
+    """cvt.{rna,rn,rz}{.satfinite}{.relu}.tf32.f32: the .f32 pattern of the
+    value rounded to 10 mantissa bits (low 13 bits zero); None for NaN."""
+    if is_nan(x, F32):
+        return None
+    neg = is_neg(x, F32)
+    if is_inf(x, F32):
+        r = TF32.inf(neg)
+    elif is_zero(x, F32):
+        r = TF32.zero(neg)
+    else:
+        r = round_value(value(x, F32), TF32, mode)
+    if satfinite and is_inf(r, TF32):
+        r = TF32.max_bits(neg)
+    if relu and is_neg(r, TF32):
+        r = 0
+    return r << 13
+
+
+def cvt_pack_sat(conv_type, a, b, c=0):
+    """cvt.pack.sat: a and b (s32) clamped to conv_type ("u8", "s4", ...),
+    b in the lowest bits, a above it, then the low bits of c."""
+    signed = conv_type[0] == "s"
+    bits = int(conv_type[1:])
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else \
+        (0, (1 << bits) - 1)
+    ta = max(lo, min(hi, to_signed(a, 32))) & ((1 << bits) - 1)
+    tb = max(lo, min(hi, to_signed(b, 32))) & ((1 << bits) - 1)
+    d = tb | (ta << bits)
+    if bits < 16:
+        d |= to_unsigned(c, 32) << (2 * bits)
+    return d & 0xFFFFFFFF

@@ -11,7 +11,7 @@ from ptxref import F16, BF16, F32, F64
 
 INT_TYPES = {"u8": (8, False), "s8": (8, True), "u16": (16, False),
              "s16": (16, True), "u32": (32, False), "s32": (32, True),
-             "u64": (64, False), "s64": (64, True), "b16": (16, False),
+             "u64": (64, False), "s64": (64, True), "b8": (8, False), "b16": (16, False),
              "b32": (32, False), "b64": (64, False)}
 FLOAT_TYPES = {"f16": F16, "bf16": BF16, "f32": F32, "f64": F64}
 
@@ -38,7 +38,8 @@ class Input:
         self.type = type
         self.values = values
         # Untyped bits travel in unsigned buffers.
-        self.buffer_type = buffer_type or {"b16": "u16", "b32": "u32",
+        self.buffer_type = buffer_type or {"b8": "u8", "b16": "u16",
+                                           "b32": "u32",
                                            "b64": "u64"}.get(type, type)
 
     def element(self, lane):
@@ -111,7 +112,8 @@ class Test:
         for line in self.doc.strip().splitlines():
             out.append(("// " + line).rstrip())
         args = ["--arg '%s'" % i.spec() for i in self.inputs]
-        args += ["--arg '%s[%d]>-'" % (op.type if op.type not in ("b16", "b32", "b64")
+        args += ["--arg '%s[%d]>-'" % (op.type if op.type not in ("b8", "b16", "b32",
+                                                                  "b64")
                                        else "u" + op.type[1:], n)
                  for op in self.ops]
         out.append("// RUN: ptx-jit run %%s -g 1 -b %d \\" % n)
