@@ -714,3 +714,97 @@ def wmma_integer():
 wmma with .s8 and .u8 (every shape, .satfinite), .s4 and .u4 (A row-major,
 B column-major, eight to a 32-bit word) and .b1 (.xor.popc, .and.popc).
 """, forms)
+
+
+DIVERGENT_PTX = r"""
+.version 8.8
+.target sm_100
+.address_size 64
+
+// Lanes reach the mma by different paths: each runs a loop of lane%4+1
+// steps, then lanes 0-15 and 16-31 read their A registers in separate
+// blocks. The mma then runs for all 32 lanes; a second one, guarded by a
+// uniform kernel parameter, adds A * B again when the flag is set.
+.visible .entry divergent(
+  .param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 d,
+  .param .u32 flag
+)
+{
+  .reg .u32 %lane, %n, %i, %f;
+  .reg .u64 %p, %off;
+  .reg .pred %q, %g;
+  .reg .b32 %a<4>, %b<2>;
+  .reg .f32 %c<4>, %d<4>;
+  mov.u32 %lane, %tid.x;
+  mul.wide.u32 %off, %lane, 4;
+  and.b32 %n, %lane, 3;
+  add.u32 %n, %n, 1;
+  mov.u32 %i, 0;
+SPIN:
+  add.u32 %i, %i, 1;
+  setp.lt.u32 %q, %i, %n;
+  @%q bra SPIN;
+  ld.param.u64 %p, [pa];
+  add.u64 %p, %p, %off;
+  setp.lt.u32 %q, %lane, 16;
+  @%q bra LOW;
+  ld.global.b32 %a0, [%p];
+  ld.global.b32 %a1, [%p+128];
+  ld.global.b32 %a2, [%p+256];
+  ld.global.b32 %a3, [%p+384];
+  bra.uni MMA;
+LOW:
+  ld.global.b32 %a3, [%p+384];
+  ld.global.b32 %a2, [%p+256];
+  ld.global.b32 %a1, [%p+128];
+  ld.global.b32 %a0, [%p];
+MMA:
+  ld.param.u64 %p, [pb];
+  add.u64 %p, %p, %off;
+  ld.global.b32 %b0, [%p];
+  ld.global.b32 %b1, [%p+128];
+  ld.param.u64 %p, [pc];
+  add.u64 %p, %p, %off;
+  ld.global.b32 %c0, [%p];
+  ld.global.b32 %c1, [%p+128];
+  ld.global.b32 %c2, [%p+256];
+  ld.global.b32 %c3, [%p+384];
+  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+    {%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, {%b0, %b1},
+    {%c0, %c1, %c2, %c3};
+  ld.param.u32 %f, [flag];
+  setp.ne.u32 %g, %f, 0;
+  @%g mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+    {%d0, %d1, %d2, %d3}, {%a0, %a1, %a2, %a3}, {%b0, %b1},
+    {%d0, %d1, %d2, %d3};
+  ld.param.u64 %p, [d];
+  add.u64 %p, %p, %off;
+  st.global.b32 [%p], %d0;
+  st.global.b32 [%p+128], %d1;
+  st.global.b32 [%p+256], %d2;
+  st.global.b32 [%p+384], %d3;
+  ret;
+}
+"""
+
+
+@test
+def mma_divergent():
+    form = Mma("m16n8k16", "f32", "f16", "f16", "f32", seed=150)
+    once = form.expected()
+    twice = M.mma("m16n8k16", "f16", "f16", "f32", "f32", form.A, form.B,
+                  once)
+    runs = []
+    for k, (flag, d) in enumerate([(0, once), (1, twice)]):
+        def arg(frags):
+            vals = buffer(frags)
+            return "--arg '%s'" % u32_list(vals)
+        args = ["-b 32", arg(form.A), arg(form.B), arg(form.C),
+                "--arg 'u32[128]>-'", "--arg %d" % flag]
+        runs.append(Run(args, [("d", buffer(d))],
+                        prefix="CHECK%d" % k if k else "CHECK"))
+    return CustomTest("mma-divergent", """
+mma reached by lanes that took different paths (a lane-dependent loop, then
+separate blocks for the two half-warps), and an mma under a uniform guard:
+with the flag clear D keeps A * B + C, with it set D becomes A * B + D.
+""", DIVERGENT_PTX, runs)
