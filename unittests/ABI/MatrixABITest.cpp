@@ -11,6 +11,7 @@
 
 #include "ptxjit/ABI/MatrixABI.h"
 #include "ptxjit/ABI/RuntimeEntryPoints.h"
+#include "llvm/ADT/APFloat.h"
 #include "gtest/gtest.h"
 #include <cstring>
 #include <map>
@@ -207,6 +208,69 @@ TEST(MatrixABITest, MultiplyAccumulatesInEveryLayout) {
           EXPECT_EQ(Got, float(Want)) << "lane " << L << " element " << I;
         }
     }
+}
+
+} // namespace
+
+namespace {
+
+/// .f16 results are the .f32 sums rounded once to nearest even: with A and B
+/// zero, D is C rounded. Checked against APFloat on values around every
+/// .f16 binade, the subnormals, the overflow threshold and ties.
+TEST(MatrixABITest, HalfResultsRoundToNearestEven) {
+  std::vector<float> Values;
+  for (int E = -27; E <= 16; ++E)
+    for (uint32_t M = 0; M != 64; ++M) {
+      // Patterns near the .f16 rounding boundary of this binade: the 13
+      // bits below a .f16 mantissa take values around half an ulp.
+      uint32_t Low[] = {0, 1, 0xfff, 0x1000, 0x1001, 0x1fff, 0x0800, 0x1800};
+      for (uint32_t L : Low) {
+        int32_t Exp = E + 127;
+        if (Exp <= 0)
+          continue;
+        uint32_t Bits = uint32_t(Exp) << 23 | (M * 0x1e000 & 0x7fe000) | L;
+        float F;
+        std::memcpy(&F, &Bits, 4);
+        Values.push_back(F);
+        Values.push_back(-F);
+      }
+    }
+  Values.push_back(65504.0f);
+  Values.push_back(65519.99f);
+  Values.push_back(65520.0f);
+  Values.push_back(0.0f);
+  Values.push_back(-0.0f);
+  MatrixMultiply Op;
+  Op.M = 16;
+  Op.N = 8;
+  Op.K = 8;
+  Op.A = Op.B = ME_F16;
+  Op.C = ME_F32;
+  Op.D = ME_F16;
+  MatrixFragment FC = Op.getFragment(MR_C, ME_F32);
+  MatrixFragment FD = Op.getFragment(MR_C, ME_F16);
+  std::vector<uint32_t> A(2 * 32), B(32), C(4 * 32), D(2 * 32);
+  for (size_t First = 0; First < Values.size(); First += 128) {
+    for (unsigned S = 0; S != 128; ++S) {
+      float F = Values[(First + S) % Values.size()];
+      std::memcpy(&C[S], &F, 4);
+    }
+    ptxjit_rt_mma(Op.encode(), D.data(), A.data(), B.data(), C.data());
+    for (unsigned L = 0; L != 32; ++L)
+      for (unsigned I = 0; I != 4; ++I) {
+        // The C slot and the D element at the same position.
+        MatrixCoord At = getFragmentCoord(FC, L, I);
+        ASSERT_EQ(getFragmentCoord(FD, L, I).Row, At.Row);
+        float F;
+        std::memcpy(&F, &C[I * 32 + L], 4);
+        llvm::APFloat Want(F + 0.0f); // the zero products make -0 +0
+        bool Lost;
+        Want.convert(llvm::APFloat::IEEEhalf(),
+                     llvm::APFloat::rmNearestTiesToEven, &Lost);
+        uint32_t Got = D[I / 2 * 32 + L] >> (16 * (I % 2)) & 0xffff;
+        EXPECT_EQ(Got, Want.bitcastToAPInt().getZExtValue()) << "for " << F;
+      }
+  }
 }
 
 } // namespace
