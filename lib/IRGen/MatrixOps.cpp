@@ -94,10 +94,11 @@ private:
   /// Reads register K of fragment operand Op as a <32 x i32> or <32 x i64>.
   Expected<Value *> readRegister(const Operand &Op, unsigned K, bool Wide);
   Error writeRegister(const Operand &Op, unsigned K, Value *V, bool Wide);
-  /// A stack buffer holding a fragment's registers, lane-major per register.
+  /// A stack buffer holding a fragment's registers, one <32 x T> each (the
+  /// layout MatrixABI.h gives ptxjit_rt_mma).
   AllocaInst *fragmentBuffer(const FragmentShape &FS);
   Value *constantVector(ArrayRef<uint64_t> Values);
-  /// <32 x i64> of a lane value (scalar or vector) of PTX type T.
+  /// A lane value (a scalar or a vector) as a <32 x i64>.
   Value *laneVector64(const LaneValue &V);
   /// Host addresses of the rows ldmatrix and stmatrix name: lane L gets
   /// the address lane Row[L] gives, plus Offset[L] bytes.
