@@ -417,7 +417,7 @@ Error FunctionLowering::lowerBlock(unsigned Index) {
       Last = &Inst;
       continue;
     }
-    if (isSyncPoint(S) && I != Blk.Begin) {
+    if (isSyncPoint(F, I) && I != Blk.Begin) {
       // Sync points start their block (see PTXCFG::build); only labels and
       // directives may come before.
       bool OnlyNonInstructions = true;
@@ -426,7 +426,7 @@ Error FunctionLowering::lowerBlock(unsigned Index) {
       if (!OnlyNonInstructions)
         return error(Inst, "internal error: sync point inside a block");
     }
-    if (isSyncPoint(S))
+    if (isSyncPoint(F, I))
       if (Error E = lowerSyncPoint(Index, Inst))
         return E;
     if (Error E = lowerInstruction(Inst))

@@ -95,6 +95,9 @@ public:
   llvm::Error visitTexture(const ptx::Instruction &I);
   llvm::Error visitSurface(const ptx::Instruction &I);
 
+  // MatrixOps.cpp.
+  llvm::Error visitMatrix(const ptx::Instruction &I);
+
 private:
   /// The lanes in Traps (i32) stop the launch as trap does.
   void trapLanes(llvm::Value *Traps);

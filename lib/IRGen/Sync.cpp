@@ -3,8 +3,9 @@
 // A sync point starts its own block. Its prologue decides whether the lanes
 // that must take part have all arrived:
 //
-// * Warp-synchronous instructions (shfl, vote, match, redux, bar.warp.sync)
-//   wait for every live lane of the member mask. Lanes that arrive early are
+// * Warp-synchronous instructions (shfl, vote, match, redux, bar.warp.sync,
+//   and the matrix instructions, whose members are the whole warp) wait for
+//   every live lane of the member mask. Lanes that arrive early are
 //   blocked at the block; the group that completes the set runs the
 //   instruction for all of them. In converged code the check passes at once
 //   and the instruction is plain vector code: no runtime call.
@@ -17,6 +18,7 @@
 
 #include "Lowering.h"
 #include "ptxjit/ABI/WarpABI.h"
+#include "ptxjit/PTX/MatrixRules.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Intrinsics.h"
 
@@ -33,22 +35,28 @@ static bool isCTABarrier(const ptx::Instruction &I) {
          !I.hasModifier(Modifier::Warp);
 }
 
-/// The operand holding the member mask, or -1 for the legacy forms that
-/// synchronize the lanes running now.
+/// memberMaskOperand's answer for the legacy forms that synchronize the
+/// lanes running now, and for the matrix instructions (.aligned), whose
+/// members are the whole warp.
+constexpr int RunningLanes = -1, WholeWarp = -2;
+
+/// The operand holding the member mask, or RunningLanes or WholeWarp.
 static int memberMaskOperand(const ptx::Instruction &I) {
   bool Sync = I.hasModifier(Modifier::Sync);
+  if (ptx::isMatrixOpcode(I.Op))
+    return WholeWarp;
   switch (I.Op) {
   case Opcode::Shfl:
-    return Sync && I.Operands.size() == 5 ? 4 : -1;
+    return Sync && I.Operands.size() == 5 ? 4 : RunningLanes;
   case Opcode::Vote:
   case Opcode::Match:
   case Opcode::Redux:
-    return Sync && I.Operands.size() == 3 ? 2 : -1;
+    return Sync && I.Operands.size() == 3 ? 2 : RunningLanes;
   case Opcode::Bar:
   case Opcode::Barrier:
-    return I.Operands.empty() ? -1 : 0; // bar.warp.sync membermask
+    return I.Operands.empty() ? RunningLanes : 0; // bar.warp.sync membermask
   default:
-    return -1;
+    return RunningLanes;
   }
 }
 
@@ -195,9 +203,10 @@ Error FunctionLowering::lowerWarpSyncPrologue(unsigned Index,
   Value *Live = B.CreateOr(Mask, Waiting);
   Value *Complete;
   int MaskOp = memberMaskOperand(I);
-  Expected<LaneValue> M = MaskOp >= 0
-                              ? read(I.Operands[MaskOp], ScalarType::B32)
-                              : LaneValue{Mask, Shape::uniform()};
+  Expected<LaneValue> M =
+      MaskOp >= 0 ? read(I.Operands[MaskOp], ScalarType::B32)
+                  : LaneValue{MaskOp == WholeWarp ? B.getInt32(~0u) : Mask,
+                              Shape::uniform()};
   if (!M)
     return M.takeError();
   if (M->isScalar()) {

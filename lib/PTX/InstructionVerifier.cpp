@@ -5,15 +5,16 @@
 // checked for its kind (register, literal, address, label, vector, ...) and
 // for its type by the rules in TypeRules.h.
 //
-// Instructions ptx-jit cannot run yet (OpUnsupported: mbarrier, ldmatrix,
-// mma, wmma) are verified like any other and not reported here: the front
-// end represents them fully, so `check` accepts every valid module, and
-// whether an instruction can be lowered is IRGen's question to answer.
+// Instructions ptx-jit cannot run yet (OpUnsupported: mbarrier) are
+// verified like any other and not reported here: the front end represents
+// them fully, so `check` accepts every valid module, and whether an
+// instruction can be lowered is IRGen's question to answer.
 //
 //===----------------------------------------------------------------------===//
 
 #include "VerifierImpl.h"
 #include "ptxjit/PTX/InstructionRules.h"
+#include "ptxjit/PTX/MatrixRules.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -198,12 +199,66 @@ void FunctionVerifier::verifyInstruction(const Instruction &I) {
       checkNames(Op);
     return;
   }
+  if (isMatrixOpcode(I.Op))
+    return verifyMatrix(C, *Shape);
   for (unsigned Idx = 0, E = I.Operands.size(); Idx != E; ++Idx)
     verifyOperand(C, Idx, (*Shape)[Idx]);
   if (isVideoShape(*Shape))
     checkVideoInstruction(C);
   if (I.Op == Opcode::CvtPack)
     checkCvtPack(C);
+}
+
+void FunctionVerifier::verifyMatrix(const InstCtx &C, StringRef Shape) {
+  const Instruction &I = C.I;
+  MatrixForm F;
+  std::string Problem;
+  if (!decodeMatrixForm(I, F, Problem)) {
+    Diags.report(I.Loc, DiagID::err_matrix_form, C.Text, Problem);
+    for (const Operand &Op : I.Operands)
+      checkNames(Op);
+    return;
+  }
+  for (unsigned Idx = 0, E = I.Operands.size(); Idx != E; ++Idx) {
+    std::optional<MatrixRole> Role;
+    for (MatrixRole R :
+         {MatrixRole::A, MatrixRole::B, MatrixRole::C, MatrixRole::D})
+      if (getFragmentOperand(F, R) == int(Idx))
+        Role = R;
+    if (!Role) {
+      verifyOperand(C, Idx, Shape[Idx]);
+      continue;
+    }
+    const Operand &Op = I.Operands[Idx];
+    FragmentShape FS = getFragmentShape(F, *Role);
+    bool IsDest = Shape[Idx] == 'd';
+    // movmatrix moves one register; the others take braces, which may be
+    // left off a single register.
+    bool Braced = Op.Kind == Operand::Vector;
+    bool Fits = F.Kind == MatrixForm::Movmatrix ? !Braced
+                : Braced ? Op.Elements.size() == FS.NumRegisters
+                         : FS.NumRegisters == 1;
+    if (!Fits) {
+      std::string Want =
+          F.Kind == MatrixForm::Movmatrix
+              ? "a .b32 register"
+              : ("a vector of " + Twine(FS.NumRegisters) + " " +
+                 getSpelling(FS.RegisterType) +
+                 (FS.NumRegisters == 1 ? " register" : " registers"))
+                    .str();
+      C.kind(Diags, Op, Idx + 1, Want);
+      checkNames(Op);
+      continue;
+    }
+    if (!Braced) {
+      checkScalar(C, Idx + 1, Op, FS.RegisterType, IsDest, /*Relaxed=*/false,
+                  /*AllowAddressOf=*/false);
+      continue;
+    }
+    for (const Operand &E : Op.Elements)
+      checkScalar(C, Idx + 1, E, FS.RegisterType, IsDest, /*Relaxed=*/false,
+                  /*AllowAddressOf=*/false);
+  }
 }
 
 /// Where the suffix Spelling (".f32", ".rn") is written in the opcode text,

@@ -100,6 +100,9 @@ private:
   void checkPredPair(const InstCtx &C, unsigned OpNo, const Operand &Op,
                      ScalarType Ty);
   void checkAddress(const InstCtx &C, unsigned OpNo, const Operand &Op);
+  /// mma, wmma, ldmatrix, stmatrix and movmatrix (MatrixRules.h): the form
+  /// of the suffixes, then the fragments and the other operands.
+  void verifyMatrix(const InstCtx &C, llvm::StringRef Shape);
   void checkLabelOperand(const InstCtx &C, unsigned OpNo, const Operand &Op);
   void checkNames(const Operand &Op);
   void verifyCall(const InstCtx &C);

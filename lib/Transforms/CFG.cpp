@@ -2,6 +2,7 @@
 
 #include "ptxjit/Transforms/CFG.h"
 #include "ptxjit/PTX/AST.h"
+#include "ptxjit/PTX/MatrixRules.h"
 
 using namespace llvm;
 using namespace ptxjit;
@@ -13,13 +14,47 @@ static bool endsBlock(const Statement &S) {
   return S.Kind == Statement::Inst && ptx::endsBlock(S.Instr.Op);
 }
 
-bool transforms::isSyncPoint(const Statement &S) {
+/// The matrix instructions that exchange fragments wait for every live lane
+/// of the warp (they are .aligned).
+static bool waitsForWholeWarp(const ptx::Instruction &I) {
+  return ptx::isMatrixOpcode(I.Op) && ptx::hasFlag(I.Op, ptx::OpSyncPoint);
+}
+
+bool transforms::isSyncPoint(const ptx::Function &F, unsigned Index) {
+  const Statement &S = F.Body[Index];
   if (S.Kind != Statement::Inst)
     return false;
   const ptx::Instruction &I = S.Instr;
   // bar.arrive counts its lanes but does not wait.
-  return ptx::hasFlag(I.Op, ptx::OpSyncPoint) &&
-         !I.hasModifier(ptx::Modifier::Arrive);
+  if (!ptx::hasFlag(I.Op, ptx::OpSyncPoint) ||
+      I.hasModifier(ptx::Modifier::Arrive))
+    return false;
+  if (!waitsForWholeWarp(I))
+    return true;
+  // Once one matrix instruction has waited for the whole warp, straight-line
+  // code runs every live lane: no lane can join before a label, and none can
+  // leave before a branch, call or exit.
+  for (unsigned J = Index; J-- > 0;) {
+    const Statement &P = F.Body[J];
+    switch (P.Kind) {
+    case Statement::Decl:
+    case Statement::Loc:
+    case Statement::Pragma:
+    case Statement::ScopeBegin:
+    case Statement::ScopeEnd:
+      continue;
+    case Statement::Inst:
+      break;
+    default:
+      return true;
+    }
+    if (waitsForWholeWarp(P.Instr))
+      return false;
+    if (ptx::getOpcodeInfo(P.Instr.Op).Flags &
+        (ptx::OpTerminator | ptx::OpBranch | ptx::OpCall | ptx::OpSyncPoint))
+      return true;
+  }
+  return true;
 }
 
 const SmallVector<StringRef, 4> *
@@ -48,8 +83,7 @@ Expected<PTXCFG> PTXCFG::build(const ptx::Module &M, const ptx::Function &F) {
   for (unsigned I = 0, E = Body.size(); I != E; ++I) {
     // Labels and the points where lanes wait for each other start blocks,
     // so waiting lanes can be resumed exactly there.
-    if ((Body[I].Kind == Statement::Label || isSyncPoint(Body[I])) &&
-        I != Start)
+    if ((Body[I].Kind == Statement::Label || isSyncPoint(F, I)) && I != Start)
       Close(I);
     if (Body[I].Kind == Statement::Label)
       G.LabelToBlock[Body[I].Name] = G.Blocks.size();

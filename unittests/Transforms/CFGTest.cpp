@@ -97,8 +97,7 @@ TEST(CFGTest, SyncPointsStartBlocks) {
   Expected<PTXCFG> G = PTXCFG::build(*M, F);
   ASSERT_TRUE(bool(G)) << toString(G.takeError());
   ASSERT_EQ(G->Blocks.size(), 2u);
-  const ptx::Statement &First = F.Body[G->Blocks[1].Begin];
-  EXPECT_TRUE(isSyncPoint(First));
+  EXPECT_TRUE(isSyncPoint(F, G->Blocks[1].Begin));
   EXPECT_EQ(G->Blocks[0].Succs, (SmallVector<unsigned, 2>{1u}));
 }
 
@@ -110,11 +109,41 @@ TEST(CFGTest, SyncPointsAreWaitingInstructions) {
   shfl.sync.bfly.b32 x, x, 1, 31, -1;)"));
   ASSERT_TRUE(M);
   std::vector<bool> Sync;
-  for (const ptx::Statement &S : M->findFunction("k")->Body)
-    if (S.Kind == ptx::Statement::Inst)
-      Sync.push_back(isSyncPoint(S));
+  const ptx::Function &F = *M->findFunction("k");
+  for (unsigned I = 0; I != F.Body.size(); ++I)
+    if (F.Body[I].Kind == ptx::Statement::Inst)
+      Sync.push_back(isSyncPoint(F, I));
   // bar.arrive does not wait.
   EXPECT_EQ(Sync, (std::vector<bool>{false, false, true}));
+}
+
+TEST(CFGTest, MatrixInstructionsWaitOnceInStraightLineCode) {
+  auto M = loadPTX(kernelPTX(R"(
+  .reg .b32 a<4>, b<2>, m;
+  .reg .f32 c<4>;
+  .reg .pred p;
+  ldmatrix.sync.aligned.m8n8.x4.shared.b16 {a0, a1, a2, a3}, [0];
+  mov.b32 m, 0;
+  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {c0, c1, c2, c3}, {a0, a1, a2, a3}, {b0, b1}, {c0, c1, c2, c3};
+  movmatrix.sync.aligned.m8n8.trans.b16 m, a0;
+  setp.eq.u32 p, m, 0;
+  @p bra L;
+  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {c0, c1, c2, c3}, {a0, a1, a2, a3}, {b0, b1}, {c0, c1, c2, c3};
+L:
+  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {c0, c1, c2, c3}, {a0, a1, a2, a3}, {b0, b1}, {c0, c1, c2, c3};
+  shfl.sync.bfly.b32 m, m, 1, 31, -1;
+  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {c0, c1, c2, c3}, {a0, a1, a2, a3}, {b0, b1}, {c0, c1, c2, c3};
+  wmma.store.d.sync.aligned.row.m16n16k16.f32 [0], {c0, c1, c2, c3, c0, c1, c2, c3};)"));
+  ASSERT_TRUE(M);
+  std::vector<bool> Sync;
+  const ptx::Function &F = *M->findFunction("k");
+  for (unsigned I = 0; I != F.Body.size(); ++I)
+    if (F.Body[I].Kind == ptx::Statement::Inst)
+      Sync.push_back(isSyncPoint(F, I));
+  // The first waits; the next two follow it in straight-line code; a
+  // branch, a label and another kind of sync point start over.
+  EXPECT_EQ(Sync, (std::vector<bool>{true, false, false, false, false, false,
+                                     true, true, true, true, false}));
 }
 
 TEST(CFGTest, BranchToAnUndefinedLabelIsAnError) {

@@ -59,9 +59,12 @@ private:
   void computePostDominators();
 };
 
-/// Warp-synchronous instructions and waiting CTA barriers: lanes wait there
-/// for other lanes, so each starts a block.
-bool isSyncPoint(const ptx::Statement &S);
+/// Whether statement Index of F is a point where lanes wait for other lanes
+/// (warp-synchronous instructions and waiting CTA barriers), so that it
+/// starts a block. A matrix instruction (which waits for the whole warp)
+/// after another in straight-line code does not wait: every live lane runs
+/// from the first to the next label.
+bool isSyncPoint(const ptx::Function &F, unsigned Index);
 
 /// The branch-target labels of a brx.idx table, by name.
 const llvm::SmallVector<llvm::StringRef, 4> *

@@ -29,6 +29,7 @@ import families_sreg  # noqa: E402,F401
 import families_mem  # noqa: E402,F401
 import families_cf  # noqa: E402,F401
 import families_video  # noqa: E402,F401
+import families_matrix  # noqa: E402,F401
 
 RUN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

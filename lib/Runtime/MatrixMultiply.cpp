@@ -1,0 +1,386 @@
+//===- MatrixMultiply.cpp - Warp-level matrix multiply-accumulate ---------===//
+//
+// mma and wmma.mma for a whole warp: the fragments of A, B and C become
+// matrices (MatrixABI.h says which lane holds which element), D = A * B + C
+// is computed, and D goes back into fragments.
+//
+// The arithmetic is the model the tests state, within what the PTX ISA
+// leaves to the implementation ("the accumulation order, rounding and
+// handling of subnormal inputs are unspecified"): products of .f16, .bf16,
+// .tf32, .e4m3 and .e5m2 elements are exact, and they are added to the C
+// element one after another in K order, rounding each sum to .f32 (to
+// nearest even); subnormals are kept, a NaN result is the canonical NaN,
+// and .f16 results are rounded once from that .f32 value. .f64 is a chain
+// of fused multiply-adds in K order, rounded as the instruction says.
+// Integers are added exactly, then wrapped to 32 bits or, with .satfinite,
+// clamped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ptxjit/ABI/MatrixABI.h"
+#include "ptxjit/ABI/RoundingHelpers.h"
+#include "ptxjit/ABI/RuntimeEntryPoints.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/bit.h"
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+using namespace ptxjit;
+
+namespace {
+
+constexpr unsigned Lanes = 32;
+float fromBits(uint32_t B) { return llvm::bit_cast<float>(B); }
+
+/// An 8-bit float (1 sign bit, E exponent bits, M mantissa bits, bias
+/// 2^(E-1)-1) as a float; HasInf: the IEEE encodings of infinity and NaN
+/// (e5m2), else only all-ones is NaN (e4m3).
+float decodeByte(uint32_t V, unsigned E, unsigned M, bool HasInf) {
+  uint32_t Sign = V >> (E + M) & 1, Exp = V >> M & ((1u << E) - 1),
+           Man = V & ((1u << M) - 1);
+  int Bias = (1 << (E - 1)) - 1;
+  float R;
+  if (Exp == (1u << E) - 1 && (HasInf || Man == (1u << M) - 1))
+    R = HasInf && Man == 0 ? INFINITY : NAN;
+  else if (Exp == 0)
+    R = std::ldexp(float(Man), 1 - Bias - int(M));
+  else
+    R = std::ldexp(float(Man | 1u << M), int(Exp) - Bias - int(M));
+  return Sign ? -R : R;
+}
+
+/// The values of every .e4m3 (Table[0]) and .e5m2 (Table[1]) pattern.
+const float (&byteFloats())[2][256] {
+  static const auto Tables = [] {
+    struct {
+      float T[2][256];
+    } X;
+    for (unsigned V = 0; V != 256; ++V) {
+      X.T[0][V] = decodeByte(V, 4, 3, false);
+      X.T[1][V] = decodeByte(V, 5, 2, true);
+    }
+    return X;
+  }();
+  return Tables.T;
+}
+
+float halfToFloat(uint32_t H) {
+  uint32_t Sign = (H & 0x8000) << 16, Exp = H >> 10 & 0x1f, Man = H & 0x3ff;
+  if (Exp == 0) {
+    float V = float(Man) * 0x1p-24f; // exact
+    return Sign ? -V : V;
+  }
+  if (Exp == 31)
+    return fromBits(Sign | 0x7f800000 | Man << 13);
+  return fromBits(Sign | (Exp + 112) << 23 | Man << 13);
+}
+
+float toFloat(MatrixElement E, uint64_t V) {
+  switch (E) {
+  case ME_F16:
+    return halfToFloat(uint32_t(V));
+  case ME_BF16:
+    return fromBits(uint32_t(V) << 16);
+  case ME_TF32:
+    return fromBits(uint32_t(V) & 0xffffe000u);
+  case ME_E4M3:
+    return byteFloats()[0][V & 0xff];
+  case ME_E5M2:
+    return byteFloats()[1][V & 0xff];
+  default:
+    return fromBits(uint32_t(V));
+  }
+}
+
+/// Rounds F to .f16, to nearest even, keeping subnormals; NaN becomes the
+/// canonical 0x7fff.
+uint16_t toHalf(float F) {
+  uint32_t B = llvm::bit_cast<uint32_t>(F);
+  uint32_t Sign = B >> 16 & 0x8000, Abs = B & 0x7fffffff;
+  if (Abs > 0x7f800000)
+    return 0x7fff;
+  if (Abs >= 0x477ff000) // 65520 and up round to infinity
+    return uint16_t(Sign | 0x7c00);
+  int Exp = int(Abs >> 23) - 127;
+  uint32_t Man = (Abs & 0x7fffff) | 0x800000;
+  // The value in units of the .f16 quantum at its exponent (2^(Exp-10), or
+  // 2^-24 below 2^-14), with the bits shifted out to round.
+  unsigned Shift = Exp >= -14 ? 13 : unsigned(-Exp - 1);
+  if (Shift > 24)
+    return uint16_t(Sign); // below half of the smallest subnormal
+  uint32_t Q = Man >> Shift, Rem = Man & ((1u << Shift) - 1),
+           Half = 1u << (Shift - 1);
+  if (Rem > Half || (Rem == Half && (Q & 1)))
+    ++Q; // a carry out of the mantissa moves to the next exponent
+  if (Exp >= -14)
+    return uint16_t(Sign | (uint32_t(Exp + 15) << 10) + (Q - 0x400));
+  return uint16_t(Sign | Q);
+}
+
+uint32_t canonicalF32(float F) {
+  return std::isnan(F) ? 0x7fffffffu : llvm::bit_cast<uint32_t>(F);
+}
+
+int64_t toInt(MatrixElement E, uint64_t V) {
+  switch (E) {
+  case ME_S8:
+    return int8_t(V);
+  case ME_S4:
+    return int64_t(V << 60) >> 60;
+  case ME_S32:
+    return int32_t(V);
+  default:
+    return int64_t(V);
+  }
+}
+
+bool isFloatElement(MatrixElement E) {
+  return E == ME_F16 || E == ME_BF16 || E == ME_TF32 || E == ME_F32 ||
+         E == ME_E4M3 || E == ME_E5M2;
+}
+
+/// Where the elements of a fragment go: slot S = (R * 32 + L) * Per + J
+/// (element J of register R in lane L) holds the element's index in its
+/// matrix array (batch-major, then row-major), or NoElement for a repeat.
+struct FragmentPlan {
+  static constexpr uint16_t NoElement = 0xffff;
+  unsigned Registers = 0, Per = 1, Bits = 32;
+  std::vector<uint16_t> Index;
+
+  explicit FragmentPlan(const MatrixFragment &F)
+      : Registers(F.getRegisters()), Per(F.getElementsPerRegister()),
+        Bits(getMatrixElementBits(F.Element)),
+        Index(Registers * Lanes * Per, NoElement) {
+    unsigned Rows = F.getRows(), Cols = F.getCols();
+    for (unsigned L = 0; L != Lanes; ++L)
+      for (unsigned I = 0, E = F.getDistinctElements(); I != E; ++I) {
+        MatrixCoord At = getFragmentCoord(F, L, I);
+        Index[((I / Per) * Lanes + L) * Per + I % Per] =
+            uint16_t((At.Batch * Rows + At.Row) * Cols + At.Col);
+      }
+  }
+
+  /// Out[index] = ToValue(element bits) for each element of Frag.
+  template <typename T, typename Convert>
+  void unpack(const void *Frag, T *Out, Convert ToValue) const {
+    const char *Base = static_cast<const char *>(Frag);
+    uint32_t Mask = Bits >= 32 ? ~0u : (1u << Bits) - 1;
+    for (unsigned S = 0, E = Registers * Lanes; S != E; ++S) {
+      const uint16_t *Idx = &Index[S * Per];
+      if (Bits == 64) {
+        uint64_t Reg;
+        std::memcpy(&Reg, Base + S * 8, 8);
+        Out[Idx[0]] = ToValue(Reg);
+        continue;
+      }
+      uint32_t Reg;
+      std::memcpy(&Reg, Base + S * 4, 4);
+      for (unsigned J = 0; J != Per; ++J)
+        if (Idx[J] != NoElement)
+          Out[Idx[J]] = ToValue(Reg >> (J * Bits) & Mask);
+    }
+  }
+
+  /// The registers of Frag from In[index], each element ToBits(value).
+  template <typename T, typename Convert>
+  void pack(void *Frag, const T *In, Convert ToBits) const {
+    char *Base = static_cast<char *>(Frag);
+    for (unsigned S = 0, E = Registers * Lanes; S != E; ++S) {
+      const uint16_t *Idx = &Index[S * Per];
+      if (Bits == 64) {
+        uint64_t Reg = ToBits(In[Idx[0]]);
+        std::memcpy(Base + S * 8, &Reg, 8);
+        continue;
+      }
+      uint32_t Reg = 0;
+      for (unsigned J = 0; J != Per; ++J)
+        Reg |= uint32_t(ToBits(In[Idx[J]])) << (J * Bits);
+      std::memcpy(Base + S * 4, &Reg, 4);
+    }
+  }
+};
+
+/// An operation with the plans of its four fragments.
+struct Plan {
+  MatrixMultiply Op;
+  unsigned Batches;
+  FragmentPlan A, B, C, D;
+
+  explicit Plan(const MatrixMultiply &Op)
+      : Op(Op), Batches(Op.getFragment(MR_C, Op.C).isQuadPair() ? 4 : 1),
+        A(Op.getFragment(MR_A, Op.A)), B(Op.getFragment(MR_B, Op.B)),
+        C(Op.getFragment(MR_C, Op.C)), D(Op.getFragment(MR_C, Op.D)) {}
+};
+
+/// The plan of an encoded operation, made on first use in each thread.
+const Plan &getPlan(uint64_t Code) {
+  thread_local std::unordered_map<uint64_t, std::unique_ptr<Plan>> Plans;
+  std::unique_ptr<Plan> &P = Plans[Code];
+  if (!P)
+    P = std::make_unique<Plan>(MatrixMultiply::decode(Code));
+  return *P;
+}
+
+/// The largest matrices of any form (elements), for buffers on the stack,
+/// which may be a fiber's: A of mma.m16n8k256 .b1, B of m16n8k256 and of
+/// wmma .m8n32k16; every form has 256 accumulators or fewer.
+constexpr unsigned MaxA = 16 * 256, MaxB = 256 * 8, MaxC = 256;
+
+/// C[b][i][j] += A[b][i][k] * B[b][k][j] in K order for each element, each
+/// step rounded once to float by Step. A row of C is kept in a local array
+/// while K runs, so that the loop over its columns is vector code.
+template <typename StepFn>
+inline void accumulate(const float *A, const float *B, float *C,
+                       unsigned Batches, unsigned M, unsigned N, unsigned K,
+                       StepFn Step) {
+  for (unsigned Q = 0; Q != Batches; ++Q)
+    for (unsigned I = 0; I != M; ++I) {
+      float Acc[32]; // N is 8, 16 or 32
+      float *Row = C + (Q * M + I) * N;
+      std::memcpy(Acc, Row, N * sizeof(float));
+      for (unsigned L = 0; L != K; ++L) {
+        float AV = A[(Q * M + I) * K + L];
+        const float *BRow = B + (Q * K + L) * N;
+        for (unsigned J = 0; J != N; ++J)
+          Acc[J] = Step(AV, BRow[J], Acc[J]);
+      }
+      std::memcpy(Row, Acc, N * sizeof(float));
+    }
+}
+
+/// The product of two elements of at most 11 significant bits is exact, so
+/// an fma is one step.
+__attribute__((target("avx2,fma"))) void
+accumulateWithFma(const float *A, const float *B, float *C, unsigned Batches,
+                  unsigned M, unsigned N, unsigned K) {
+  accumulate(A, B, C, Batches, M, N, K,
+             [](float X, float Y, float Z) { return __builtin_fmaf(X, Y, Z); });
+}
+
+/// Without an fma instruction: the product is exact in double, and a double
+/// sum rounded to float is the float sum correctly rounded (53 >= 2 * 24 + 2
+/// bits).
+void accumulateInDouble(const float *A, const float *B, float *C,
+                        unsigned Batches, unsigned M, unsigned N, unsigned K) {
+  accumulate(A, B, C, Batches, M, N, K, [](float X, float Y, float Z) {
+    return float(double(Z) + double(X) * double(Y));
+  });
+}
+
+/// Calls F with a function converting element bits of type E to float.
+template <typename Fn> void withFloatDecoder(MatrixElement E, Fn F) {
+  switch (E) {
+  case ME_F16:
+    return F([](uint64_t V) { return halfToFloat(uint32_t(V)); });
+  case ME_BF16:
+    return F([](uint64_t V) { return fromBits(uint32_t(V) << 16); });
+  case ME_TF32:
+    return F([](uint64_t V) { return fromBits(uint32_t(V) & 0xffffe000u); });
+  default:
+    return F([E](uint64_t V) { return toFloat(E, V); });
+  }
+}
+
+void multiplyFloat(const Plan &P, void *D, const void *A, const void *B,
+                   const void *C) {
+  static const bool HasFma = __builtin_cpu_supports("fma");
+  const MatrixMultiply &Op = P.Op;
+  float XA[MaxA], XB[MaxB], XC[MaxC];
+  withFloatDecoder(Op.A, [&](auto Decode) { P.A.unpack(A, XA, Decode); });
+  withFloatDecoder(Op.B, [&](auto Decode) { P.B.unpack(B, XB, Decode); });
+  withFloatDecoder(Op.C, [&](auto Decode) { P.C.unpack(C, XC, Decode); });
+  (HasFma ? accumulateWithFma : accumulateInDouble)(XA, XB, XC, P.Batches, Op.M,
+                                                    Op.N, Op.K);
+  if (Op.D == ME_F16)
+    P.D.pack(D, XC, [](float V) { return uint64_t(toHalf(V)); });
+  else
+    P.D.pack(D, XC, [](float V) { return uint64_t(canonicalF32(V)); });
+}
+
+llvm::RoundingMode toRoundingMode(uint8_t Mode) {
+  switch (Mode) {
+  case RHM_TowardZero:
+    return llvm::RoundingMode::TowardZero;
+  case RHM_Down:
+    return llvm::RoundingMode::TowardNegative;
+  case RHM_Up:
+    return llvm::RoundingMode::TowardPositive;
+  default:
+    return llvm::RoundingMode::NearestTiesToEven;
+  }
+}
+
+void multiplyDouble(const Plan &P, void *D, const void *A, const void *B,
+                    const void *C) {
+  const MatrixMultiply &Op = P.Op;
+  double XA[256], XB[128], XC[128]; // mma.m16n8k16 .f64
+  auto ToDouble = [](uint64_t V) { return llvm::bit_cast<double>(V); };
+  P.A.unpack(A, XA, ToDouble);
+  P.B.unpack(B, XB, ToDouble);
+  P.C.unpack(C, XC, ToDouble);
+  unsigned M = Op.M, N = Op.N, K = Op.K;
+  for (unsigned I = 0; I != M; ++I)
+    for (unsigned L = 0; L != K; ++L)
+      for (unsigned J = 0; J != N; ++J) {
+        double AV = XA[I * K + L], BV = XB[L * N + J];
+        double &Acc = XC[I * N + J];
+        if (Op.Rounding == RHM_NearestEven) {
+          Acc = std::fma(AV, BV, Acc);
+          continue;
+        }
+        llvm::APFloat R(AV); // R = R * BV + Acc
+        R.fusedMultiplyAdd(llvm::APFloat(BV), llvm::APFloat(Acc),
+                           toRoundingMode(Op.Rounding));
+        Acc = R.convertToDouble();
+      }
+  P.D.pack(D, XC, [](double V) { return llvm::bit_cast<uint64_t>(V); });
+}
+
+void multiplyInteger(const Plan &P, void *D, const void *A, const void *B,
+                     const void *C) {
+  const MatrixMultiply &Op = P.Op;
+  int16_t XA[MaxA], XB[MaxB];
+  int32_t XC[MaxC];
+  P.A.unpack(A, XA, [&](uint64_t V) { return int16_t(toInt(Op.A, V)); });
+  P.B.unpack(B, XB, [&](uint64_t V) { return int16_t(toInt(Op.B, V)); });
+  P.C.unpack(C, XC, [](uint64_t V) { return int32_t(V); });
+  unsigned M = Op.M, N = Op.N, K = Op.K;
+  int64_t Sum[MaxC] = {};
+  for (unsigned I = 0; I != M; ++I)
+    for (unsigned L = 0; L != K; ++L) {
+      int32_t AV = XA[I * K + L];
+      const int16_t *BRow = XB + L * N;
+      int64_t *Row = Sum + I * N;
+      if (Op.BitOp == MBO_Xor)
+        for (unsigned J = 0; J != N; ++J)
+          Row[J] += AV ^ BRow[J];
+      else if (Op.BitOp == MBO_And)
+        for (unsigned J = 0; J != N; ++J)
+          Row[J] += AV & BRow[J];
+      else
+        for (unsigned J = 0; J != N; ++J)
+          Row[J] += AV * BRow[J];
+    }
+  for (unsigned E = 0; E != M * N; ++E) {
+    int64_t R = Sum[E] + XC[E];
+    if (Op.Satfinite)
+      R = R > INT32_MAX ? INT32_MAX : R < INT32_MIN ? INT32_MIN : R;
+    XC[E] = int32_t(uint32_t(uint64_t(R)));
+  }
+  P.D.pack(D, XC, [](int32_t V) { return uint64_t(uint32_t(V)); });
+}
+
+} // namespace
+
+extern "C" void ptxjit_rt_mma(uint64_t Code, void *D, const void *A,
+                              const void *B, const void *C) {
+  const Plan &P = getPlan(Code);
+  if (P.Op.A == ME_F64)
+    return multiplyDouble(P, D, A, B, C);
+  if (isFloatElement(P.Op.A))
+    return multiplyFloat(P, D, A, B, C);
+  return multiplyInteger(P, D, A, B, C);
+}
