@@ -114,7 +114,8 @@ static bool hasVectorData(Opcode Op) {
 
 /// Instructions whose destination may be a pair `d|p`.
 static bool allowsPredPair(Opcode Op) {
-  return Op == Opcode::Setp || Op == Opcode::Shfl || Op == Opcode::Match;
+  return Op == Opcode::Setp || Op == Opcode::Shfl || Op == Opcode::Match ||
+         Op == Opcode::Elect;
 }
 
 static bool isAddressSized(ScalarType T) {
@@ -205,6 +206,7 @@ void FunctionVerifier::verifyInstruction(const Instruction &I) {
   }
   for (unsigned Idx = 0, E = I.Operands.size(); Idx != E; ++Idx)
     verifyOperand(C, Idx, (*Shape)[Idx]);
+  checkAsyncRules(I, C.Text);
 }
 
 /// Where the suffix Spelling (".f32", ".rn") is written in the opcode text,
@@ -331,8 +333,9 @@ void FunctionVerifier::verifyOperand(const InstCtx &C, unsigned Idx,
     C.kind(Diags, Op, OpNo, "a single register, not a pair");
     return checkNames(Op);
   }
-  bool AllowAddressOf =
-      (I.Op == Opcode::Mov || I.Op == Opcode::Cvta) && Letter == 'a';
+  bool AllowAddressOf = (I.Op == Opcode::Mov || I.Op == Opcode::Cvta ||
+                         I.Op == Opcode::Mapa || I.Op == Opcode::Getctarank) &&
+                        Letter == 'a';
   checkScalar(C, OpNo, Op, Ty, IsDest, Relaxed, AllowAddressOf);
 }
 
