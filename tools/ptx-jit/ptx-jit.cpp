@@ -108,6 +108,12 @@ static cl::opt<std::string> BlockDim("block", cl::init("1"),
 static cl::alias BlockDimShort("b", cl::aliasopt(BlockDim),
                                cl::desc("Alias for --block"),
                                cl::cat(PtxJitCategory));
+static cl::opt<std::string>
+    ClusterDim("cluster",
+               cl::desc("Thread block cluster X[,Y[,Z]] (sm_90; default: the "
+                        "kernel's .reqnctapercluster, else no clusters)"),
+               cl::value_desc("x,y,z"), cl::sub(RunCmd),
+               cl::cat(PtxJitCategory));
 static cl::opt<unsigned> SharedBytes("shared", cl::init(0),
                                      cl::desc("Dynamic shared memory in bytes"),
                                      cl::value_desc("bytes"), cl::sub(RunCmd),
@@ -349,6 +355,9 @@ int main(int argc, char **argv) {
     }
     if (Error E = driver::parseDim3(GridDim, "grid size", Opts.Grid))
       return reportError(std::move(E));
+    if (!ClusterDim.empty())
+      if (Error E = driver::parseDim3(ClusterDim, "cluster size", Opts.Cluster))
+        return reportError(std::move(E));
     Opts.DynamicShared = SharedBytes;
     Opts.Args.assign(ArgSpecs.begin(), ArgSpecs.end());
     Opts.PrintStats = PrintStats;

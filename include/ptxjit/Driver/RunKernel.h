@@ -24,6 +24,8 @@ struct RunOptions {
   std::string Kernel; ///< empty: the module's only .entry
   uint32_t Grid[3] = {1, 1, 1};
   uint32_t Block[3] = {1, 1, 1};
+  /// --cluster; 0,0,0: the kernel's .reqnctapercluster, or none.
+  uint32_t Cluster[3] = {0, 0, 0};
   uint32_t DynamicShared = 0;
   std::vector<std::string> Args;
   unsigned OptLevel = 2;
