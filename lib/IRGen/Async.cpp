@@ -228,6 +228,9 @@ Error InstructionLowering::visitAsyncCopy(const ptx::Instruction &I) {
   case Opcode::CpAsyncBulk:
   case Opcode::CpReduceAsyncBulk:
     return lowerBulkCopy(FL, I, FL.runtimeArg());
+  case Opcode::CpAsyncBulkTensor:
+    return FL.error(I, "instruction 'cp.async.bulk.tensor' (copies through "
+                       "tensor maps) is not supported");
   default:
     // commit_group, wait_group, wait_all: the copies are complete already.
     return Error::success();
@@ -417,6 +420,17 @@ Expected<LaneValue> FunctionLowering::readClusterSpecial(StringRef Name,
   // %is_explicit_cluster
   return Scalar(B.CreateICmpNE(getContextField(WCF_IsExplicitCluster, I32),
                                B.getInt32(0)));
+}
+
+Value *FunctionLowering::getClusterSharedSpan() {
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  Value *Dims = B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_ClusterDim);
+  Value *Span = getContextField(WCF_ClusterSharedStride, I64);
+  for (unsigned D = 0; D != 3; ++D)
+    Span = B.CreateMul(
+        Span, B.CreateZExt(B.CreateLoad(I32, B.CreateConstGEP1_32(I32, Dims, D)),
+                           I64));
+  return Span;
 }
 
 Error InstructionLowering::visitCluster(const ptx::Instruction &I) {

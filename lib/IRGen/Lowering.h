@@ -167,6 +167,9 @@ public:
   llvm::Error error(const ptx::Instruction &I, const llvm::Twine &Msg);
   /// Whether Op names a .pred register.
   bool isPredicateRegister(const ptx::Operand &Op);
+  /// The bytes of one mapping of the cluster's shared memory: its CTAs'
+  /// windows, ClusterSharedStride apart (Async.cpp), as an i64.
+  llvm::Value *getClusterSharedSpan();
 
   unsigned getLine(llvm::SMLoc Loc) const { return ML.PM.getLine(Loc); }
 

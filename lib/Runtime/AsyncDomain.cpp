@@ -26,14 +26,20 @@ void AsyncDomain::reset(ArrayRef<CTAScheduler *> NewCTAs,
   Stalled.assign(CTAs.size(), false);
   Events = 0;
   TimedOutAt = ~uint64_t(0);
-  PhaseWaits.clear();
-  Completed.assign(NumWarps, 0);
   ClusterPhase = 0;
   ClusterArrived = 0;
   ClusterLive = ThreadsPerCTA * CTAs.size();
-  ArrivedIn.assign(NumWarps * WarpSize, 0);
-  ClusterWaiting.assign(NumWarps, 0);
-  ClusterWaitLine.assign(NumWarps, 0);
+  // Most kernels on fibers use none of this: clear the per-thread state only
+  // if the last cluster touched it (a CTA each time, in a launch without
+  // clusters).
+  if (Used || Completed.size() != NumWarps) {
+    PhaseWaits.clear();
+    Completed.assign(NumWarps, 0);
+    ArrivedIn.assign(NumWarps * WarpSize, 0);
+    ClusterWaiting.assign(NumWarps, 0);
+    ClusterWaitLine.assign(NumWarps, 0);
+  }
+  Used = false;
 }
 
 uint64_t AsyncDomain::totalProgress() const {
@@ -67,6 +73,7 @@ bool AsyncDomain::timeOutWaits() {
 
 void AsyncDomain::waitForPhase(unsigned Rank, unsigned Warp, LaneMask Lanes,
                                uint64_t Addr, bool Parity, uint32_t Line) {
+  Used = true;
   CTAs[Rank]->waitExternal(Lanes);
   // One record per object and line: lanes of a warp that diverged and wait
   // for the same phase join it.
@@ -114,10 +121,12 @@ LaneMask AsyncDomain::takeCompleted(unsigned Rank, unsigned Warp,
 }
 
 void AsyncDomain::keepCompleted(unsigned Rank, unsigned Warp, LaneMask Lanes) {
+  Used = true;
   Completed[laneIndex(Rank, Warp) / WarpSize] |= Lanes;
 }
 
 Error AsyncDomain::clusterArrive(unsigned Rank, unsigned Warp, LaneMask Lanes) {
+  Used = true;
   uint32_t *In = &ArrivedIn[laneIndex(Rank, Warp)];
   LaneMask Twice = 0;
   for (unsigned L = 0; L != WarpSize; ++L)
@@ -143,6 +152,7 @@ Error AsyncDomain::clusterArrive(unsigned Rank, unsigned Warp, LaneMask Lanes) {
 
 Expected<LaneMask> AsyncDomain::clusterWait(unsigned Rank, unsigned Warp,
                                             LaneMask Lanes, uint32_t Line) {
+  Used = true;
   const uint32_t *In = &ArrivedIn[laneIndex(Rank, Warp)];
   LaneMask Pass = 0, Never = 0;
   for (unsigned L = 0; L != WarpSize; ++L) {

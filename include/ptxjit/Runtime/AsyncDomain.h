@@ -145,6 +145,9 @@ private:
   uint64_t Events = 0;
   /// totalProgress() when waits last timed out (~0: never).
   uint64_t TimedOutAt = ~uint64_t(0);
+  /// Some lane waited or arrived since reset (the state below needs
+  /// clearing).
+  bool Used = false;
 
   llvm::SmallVector<PhaseWait, 8> PhaseWaits;
   /// Per warp (Rank * WarpsPerCTA + Warp): lanes whose wait completed.
