@@ -7,7 +7,9 @@
 // REQUIRES: nvcc
 // RUN: %nvcc -gencode arch=compute_90,code=compute_90 %s -o %t && ptx-jit exec %t | FileCheck %s
 // CHECK: cluster launch attribute: 1
+// CHECK-NEXT: required cluster width: 2 and 0
 // CHECK-NEXT: exchange: 512 of 512 right
+// CHECK-NEXT: clusters of 4 fit: yes
 // CHECK-NEXT: attribute ranks: 256 of 256 right
 // CHECK-NEXT: histogram: 64 of 64 right
 // CHECK-NEXT: grid not a multiple: cudaErrorInvalidClusterSize
@@ -87,6 +89,11 @@ int main() {
   int Attr = 0;
   cudaDeviceGetAttribute(&Attr, cudaDevAttrClusterLaunch, 0);
   printf("cluster launch attribute: %d\n", Attr);
+  cudaFuncAttributes FA, FB;
+  cudaFuncGetAttributes(&FA, exchange);
+  cudaFuncGetAttributes(&FB, ranks);
+  printf("required cluster width: %d and %d\n", FA.requiredClusterWidth,
+         FB.requiredClusterWidth);
 
   int *DOut;
   cudaMalloc(&DOut, 4096 * sizeof(int));
@@ -109,6 +116,9 @@ int main() {
   Config.blockDim = dim3(32);
   Config.attrs = Attrs;
   Config.numAttrs = 1;
+  int Clusters = 0;
+  cudaOccupancyMaxActiveClusters(&Clusters, ranks, &Config);
+  printf("clusters of 4 fit: %s\n", Clusters > 0 ? "yes" : "no");
   cudaLaunchKernelEx(&Config, ranks, DOut);
   Out = host(DOut, 3 * 256);
   Right = 0;
