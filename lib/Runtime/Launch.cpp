@@ -217,12 +217,11 @@ struct CTAQueue {
 };
 
 /// Where a CTA of a cluster of several runs (ClusterWorker): its shared
-/// memory, the cluster's, and the cluster's domain.
+/// memory and the cluster's.
 struct ClusterSlot {
   char *SharedBase = nullptr;
   char *ClusterSharedBase = nullptr;
   uint64_t ClusterSharedStride = 0;
-  runtime::AsyncDomain *Domain = nullptr;
 };
 
 /// Runs CTAs taken from a CTAQueue; one per host thread.
@@ -676,7 +675,6 @@ public:
       T->Slot.SharedBase = Shared + R * Stride;
       T->Slot.ClusterSharedBase = Shared;
       T->Slot.ClusterSharedStride = Stride;
-      T->Slot.Domain = &Domain;
       T->Worker = std::make_unique<CTAWorker>(
           K, Params, C, WorkerIndex, NumWorkers, Pool, EnvRegs, &T->Slot);
       T->Worker->scheduler().setGridYield(&CTAFiber::yieldToWorker, T.get());

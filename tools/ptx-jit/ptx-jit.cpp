@@ -355,9 +355,15 @@ int main(int argc, char **argv) {
     }
     if (Error E = driver::parseDim3(GridDim, "grid size", Opts.Grid))
       return reportError(std::move(E));
-    if (!ClusterDim.empty())
+    if (!ClusterDim.empty()) {
       if (Error E = driver::parseDim3(ClusterDim, "cluster size", Opts.Cluster))
         return reportError(std::move(E));
+      // 0,0,0 would mean "none given".
+      if (!Opts.Cluster[0] || !Opts.Cluster[1] || !Opts.Cluster[2])
+        return reportError(createStringError(
+            inconvertibleErrorCode(),
+            "invalid cluster size '" + ClusterDim + "': a dimension is 0"));
+    }
     Opts.DynamicShared = SharedBytes;
     Opts.Args.assign(ArgSpecs.begin(), ArgSpecs.end());
     Opts.PrintStats = PrintStats;

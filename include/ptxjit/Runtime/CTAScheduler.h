@@ -132,12 +132,9 @@ public:
   /// Stops the CTA with an error about the running warp (as a broken
   /// barrier rule does); on fibers it does not return.
   void failWarp(llvm::Error E) { stopFromWarp(warpError(std::move(E))); }
-  /// Something the domain tracks moved on (an mbarrier changed).
-  void noteProgress() { ++Progress; }
   /// "warp 0 lanes 0-31 wait at barrier 1 (line 9); warps 1-3 exited": what
   /// each warp does, for a deadlock report.
   void describeWarps(llvm::raw_ostream &OS) const;
-  std::string ctaName() const;
 
   /// Counts what moves the CTA on: warps that exit, warps a barrier
   /// releases, yields from loops that do more than wait.
@@ -188,6 +185,7 @@ private:
   /// Stops the CTA with E and, on fibers, suspends the running warp for
   /// good: the caller's frame must own nothing (build E in another function).
   void stopFromWarp(llvm::Error E);
+  std::string ctaName() const;
   /// Lanes of Warp exit (the barriers and the domain learn of it).
   void exitWarpLanes(unsigned Warp, LaneMask Lanes);
   llvm::Error warpError(const llvm::Twine &Message) const;
