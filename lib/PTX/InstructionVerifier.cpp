@@ -5,8 +5,8 @@
 // checked for its kind (register, literal, address, label, vector, ...) and
 // for its type by the rules in TypeRules.h.
 //
-// Instructions ptx-jit cannot run yet (OpUnsupported: mbarrier, ldmatrix,
-// mma, wmma) are verified like any other and not reported here: the front
+// Instructions ptx-jit cannot run yet (OpUnsupported: ldmatrix, mma,
+// wmma) are verified like any other and not reported here: the front
 // end represents them fully, so `check` accepts every valid module, and
 // whether an instruction can be lowered is IRGen's question to answer.
 //
