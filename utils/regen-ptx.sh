@@ -46,6 +46,12 @@ for tool in "$NVCC" "$CLANG"; do
 done
 
 CUDA_PATH="${CUDA_PATH:-$(cd "$(dirname "$(command -v "$NVCC")")/.." && pwd)}"
+# CUDA 13 keeps libcu++ (cuda/std/..., which cooperative_groups.h includes)
+# in include/cccl, where nvcc looks and clang does not.
+clang_includes=()
+if [ -d "$CUDA_PATH/include/cccl" ]; then
+  clang_includes=(-isystem "$CUDA_PATH/include/cccl")
+fi
 
 mkdir -p "$out_dir"
 
@@ -118,7 +124,8 @@ for src in "${sources[@]}"; do
     name="${v%%|*}"
     read -r -a flags <<<"${v#*|}"
     run_one "$name" "$stem" "$CLANG" --cuda-device-only -S \
-      "--cuda-path=$CUDA_PATH" -Wno-unknown-cuda-version "${flags[@]}" "$file"
+      "--cuda-path=$CUDA_PATH" -Wno-unknown-cuda-version "${clang_includes[@]}" \
+      "${flags[@]}" "$file"
   done
 done
 

@@ -92,6 +92,8 @@ struct cudaFuncAttributes {
 enum cudaFuncAttribute : int {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
   cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+  cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+  cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
 };
 
 struct cudaUUID_t {

@@ -73,6 +73,9 @@ void cuda::getDeviceProperties(cudaDeviceProp &P) {
   P.memoryPoolsSupported = 1;
   // cudaLaunchCooperativeKernel (one device: no multi-device launches).
   P.cooperativeLaunch = 1;
+  // Thread block clusters run (an sm_90 feature; kernels built for sm_90 run
+  // here too).
+  P.clusterLaunch = 1;
 }
 
 bool cuda::getDeviceAttribute(int Attr, int &Value) {
@@ -244,6 +247,9 @@ bool cuda::getDeviceAttribute(int Attr, int &Value) {
     break;
   case 106:
     Value = P.maxBlocksPerMultiProcessor;
+    break;
+  case 120:
+    Value = P.clusterLaunch;
     break;
   default:
     return false;

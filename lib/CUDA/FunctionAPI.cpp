@@ -2,6 +2,8 @@
 
 #include "APIHelpers.h"
 #include "DeviceProperties.h"
+#include "LaunchAttributes.h"
+#include "ptxjit/ABI/CompiledKernel.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/Runtime/Launch.h"
 #include <cstring>
@@ -26,6 +28,13 @@ PTXJIT_CUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *Attr,
   Attr->binaryVersion = 80;
   Attr->maxDynamicSharedSizeBytes = int(A.MaxDynamicSharedBytes);
   Attr->preferredShmemCarveout = -1;
+  // __cluster_dims__ (.reqnctapercluster) and .explicitcluster.
+  KernelLayout L = K->getLaunchLayout();
+  Attr->clusterDimMustBeSet = L.ExplicitCluster && !L.ReqNCTAPerCluster[0];
+  Attr->requiredClusterWidth = int(L.ReqNCTAPerCluster[0]);
+  Attr->requiredClusterHeight = int(L.ReqNCTAPerCluster[1]);
+  Attr->requiredClusterDepth = int(L.ReqNCTAPerCluster[2]);
+  Attr->nonPortableClusterSizeAllowed = 1;
   return cudaSuccess;
 }
 
@@ -37,7 +46,10 @@ PTXJIT_CUDART_API cudaError_t cudaFuncSetAttribute(const void *Function,
   if (Attribute == cudaFuncAttributeMaxDynamicSharedMemorySize) {
     return setLastError(K->setMaxDynamicSharedBytes(Value));
   }
-  if (Attribute == cudaFuncAttributePreferredSharedMemoryCarveout)
+  // Hints, and clusters of up to 16 CTAs run either way.
+  if (Attribute == cudaFuncAttributePreferredSharedMemoryCarveout ||
+      Attribute == cudaFuncAttributeNonPortableClusterSizeAllowed ||
+      Attribute == cudaFuncAttributeClusterSchedulingPolicyPreference)
     return cudaSuccess;
   return setLastError(cudaErrorInvalidValue);
 }
@@ -90,4 +102,31 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *NumBlocks,
                                                        unsigned Flags) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       NumBlocks, Function, BlockSize, DynamicShared);
+}
+
+PTXJIT_CUDART_API cudaError_t cudaOccupancyMaxActiveClusters(
+    int *NumClusters, const void *Function, const cudaLaunchConfig_t *Config) {
+  if (!NumClusters || !Config)
+    return setLastError(cudaErrorInvalidValue);
+  Expected<device::Kernel &> K = RuntimeState::get().getKernel(Function);
+  if (!K)
+    return setLastError(K.takeError());
+  device::LaunchOptions Opts;
+  if (Error E = applyLaunchAttributes(Config->attrs, Config->numAttrs, Opts))
+    return setLastError(std::move(E));
+  LaunchConfig C;
+  std::copy(Opts.ClusterDim, Opts.ClusterDim + 3, C.ClusterDim);
+  uint32_t Dim[3];
+  bool Explicit;
+  getClusterShape(C, K->getLaunchLayout(), Dim, Explicit);
+  uint64_t Size = uint64_t(Dim[0]) * Dim[1] * Dim[2];
+  uint64_t BlockSize =
+      uint64_t(Config->blockDim.x) * Config->blockDim.y * Config->blockDim.z;
+  // A cluster's CTAs are live together: as many clusters as CTAs of the
+  // whole device fit, in whole clusters.
+  uint64_t CTAs = uint64_t(getOccupancy(K->getAttributes(), int(BlockSize),
+                                        Config->dynamicSmemBytes)) *
+                  getNumMultiprocessors();
+  *NumClusters = int(Size && Size <= MaxClusterSize ? CTAs / Size : 0);
+  return cudaSuccess;
 }

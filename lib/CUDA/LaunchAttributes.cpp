@@ -33,21 +33,21 @@ Error cuda::applyLaunchAttributes(const cudaLaunchAttribute *Attrs, unsigned N,
     case cudaLaunchAttributeCooperative:
       Opts.Cooperative = A.val.cooperative != 0;
       break;
-    case cudaLaunchAttributeClusterDimension:
-    case cudaLaunchAttributePreferredClusterDimension: {
+    case cudaLaunchAttributeClusterDimension: {
       auto &D = A.val.clusterDim;
-      // A preferred dimension of 0 means none.
-      bool None = A.id == cudaLaunchAttributePreferredClusterDimension &&
-                  !D.x && !D.y && !D.z;
-      if (!None && (D.x != 1 || D.y != 1 || D.z != 1))
+      if (!D.x || !D.y || !D.z)
         return attributeError(
-            device::ErrorCode::NotSupported, A.id,
-            formatv("clusters of {0}x{1}x{2} CTAs are not supported (only "
-                    "1x1x1)",
-                    D.x, D.y, D.z)
+            device::ErrorCode::InvalidClusterSize, A.id,
+            formatv("cluster {0}x{1}x{2} has a dimension of 0", D.x, D.y, D.z)
                 .str());
+      Opts.ClusterDim[0] = D.x, Opts.ClusterDim[1] = D.y,
+      Opts.ClusterDim[2] = D.z;
       break;
     }
+    // A preference: the launch may run with the clusters it must have
+    // (cudaLaunchAttributeClusterDimension) instead, and does.
+    case cudaLaunchAttributePreferredClusterDimension:
+      break;
     case cudaLaunchAttributeProgrammaticEvent:
     case cudaLaunchAttributeLaunchCompletionEvent:
       return attributeError(device::ErrorCode::NotSupported, A.id,

@@ -15,11 +15,11 @@
 namespace ptxjit {
 namespace cuda {
 
-/// Applies Attrs[0..N) to Opts: cooperative launches; hints that change
-/// nothing here (priority, cache and scheduling preferences, clusters of one
-/// CTA) are accepted. Attributes that need what the device lacks (larger
-/// clusters, programmatic events) are NotSupported, unknown ones and ones
-/// valid only for streams or graphs InvalidValue.
+/// Applies Attrs[0..N) to Opts: cooperative launches, cluster shapes; hints
+/// that change nothing here (priority, cache and scheduling preferences,
+/// preferred cluster shapes) are accepted. Attributes that need what the
+/// device lacks (programmatic events) are NotSupported, unknown ones and
+/// ones valid only for streams or graphs InvalidValue.
 llvm::Error applyLaunchAttributes(const cudaLaunchAttribute *Attrs, unsigned N,
                                   device::LaunchOptions &Opts);
 

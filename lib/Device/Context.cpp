@@ -324,6 +324,7 @@ Error Context::launch(Kernel &K, Dim3 Grid, Dim3 Block,
   Config.Pool = Workers.get();
   Config.Cooperative = LOpts.Cooperative;
   Config.GridStallSeconds = LOpts.GridStallSeconds;
+  std::copy(LOpts.ClusterDim, LOpts.ClusterDim + 3, Config.ClusterDim);
   // A configuration a GPU rejects fails before anything is compiled.
   if (Error E = validateLaunch(Config, K.getLaunchLayout()))
     return withErrorCode(std::move(E), ErrorCode::InvalidConfiguration);

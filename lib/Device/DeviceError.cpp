@@ -69,6 +69,8 @@ static ErrorCode codeOfLaunchFailure(runtime::LaunchFailure F) {
     return ErrorCode::LaunchTimeout;
   case LaunchFailure::CooperativeTooLarge:
     return ErrorCode::CooperativeLaunchTooLarge;
+  case LaunchFailure::InvalidClusterSize:
+    return ErrorCode::InvalidClusterSize;
   case LaunchFailure::Trap:
   case LaunchFailure::Deadlock:
     return ErrorCode::LaunchFailure;

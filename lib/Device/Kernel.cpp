@@ -58,6 +58,12 @@ KernelLayout Kernel::getLaunchLayout() const {
   L.DynamicSharedOffset = alignTo(Attributes.StaticSharedBytes, 16);
   std::copy(Attributes.ReqNTid, Attributes.ReqNTid + 3, L.ReqNTid);
   std::copy(Attributes.MaxNTid, Attributes.MaxNTid + 3, L.MaxNTid);
+  for (unsigned D = 0; D != 3; ++D)
+    L.ReqNCTAPerCluster[D] = D < F.NumReqNCTAPerCluster ? F.ReqNCTAPerCluster[D]
+                             : F.NumReqNCTAPerCluster   ? 1
+                                                        : 0;
+  L.ExplicitCluster = F.ExplicitCluster;
+  L.MaxClusterRank = F.MaxClusterRank;
   return L;
 }
 

@@ -169,6 +169,7 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   std::memcpy(Config.Grid, Opts.Grid, sizeof Config.Grid);
   std::memcpy(Config.Block, Opts.Block, sizeof Config.Block);
   Config.DynamicSharedBytes = Opts.DynamicShared;
+  std::copy(Opts.Cluster, Opts.Cluster + 3, Config.ClusterDim);
   if (Error E = validateLaunch(Config, DK->getLaunchLayout()))
     return E;
   // --shared is what a CUDA program asks for with the opt-in attribute
@@ -185,6 +186,7 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   SmallVector<void *, 8> Values = Args->getKernelParams();
   device::LaunchOptions LO;
   LO.TimeoutSeconds = Opts.TimeoutSeconds;
+  std::copy(Opts.Cluster, Opts.Cluster + 3, LO.ClusterDim);
   LaunchStats Stats;
   LO.Stats = &Stats;
   auto RunStart = Clock::now();

@@ -510,6 +510,9 @@ Expected<LaneValue> FunctionLowering::readSpecial(const Operand &Op) {
     return Scalar(
         B.CreateLoad(I32, B.CreateConstGEP1_32(I32, Regs, Ref->Index)));
   }
+  if (N.starts_with("%cluster") || N == "%nclusterid" ||
+      N == "%is_explicit_cluster")
+    return readClusterSpecial(N, Dim);
   // %pm<N>: zero, as on a GPU without a profiler attached.
   return Scalar(B.getInt32(0));
 }
@@ -764,7 +767,8 @@ Expected<LaneValue> FunctionLowering::getAddress(const Operand &Op,
   } else {
     A = LaneValue{B.getInt64(Op.Value), Shape::uniform()};
   }
-  // Window-relative addresses become host addresses.
+  // Window-relative addresses become host addresses (a .shared::cluster
+  // address is relative to the CTA's own window too; see Async.cpp).
   if (Space == StateSpace::Shared || Space == StateSpace::SharedCTA ||
       Space == StateSpace::SharedCluster) {
     Value *Base =
@@ -966,6 +970,13 @@ Error InstructionLowering::visitNoOp(const ptx::Instruction &I) {
 Error InstructionLowering::visitUnsupported(const ptx::Instruction &I) {
   return FL.error(I, "instruction '" + ptx::getSpelling(I.Op) +
                          "' is not supported yet");
+}
+
+bool FunctionLowering::isPredicateRegister(const Operand &Op) {
+  if (Op.Kind != Operand::Register && Op.Kind != Operand::Symbol)
+    return false;
+  Register *R = findRegister(Op.Name);
+  return R && R->Type == ScalarType::Pred;
 }
 
 bool FunctionLowering::calleesTestLocalSpace() const {

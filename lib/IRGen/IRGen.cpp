@@ -398,6 +398,12 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
     Layout.MaxNTid[D] = D < F->NumMaxNTid ? F->MaxNTid[D]
                         : F->NumMaxNTid   ? 1
                                           : 0;
+    Layout.ReqNCTAPerCluster[D] = D < F->NumReqNCTAPerCluster
+                                      ? F->ReqNCTAPerCluster[D]
+                                  : F->NumReqNCTAPerCluster ? 1
+                                                            : 0;
   }
+  Layout.ExplicitCluster = F->ExplicitCluster;
+  Layout.MaxClusterRank = F->MaxClusterRank;
   return std::move(LM);
 }

@@ -97,6 +97,12 @@ public:
 
   // MatrixOps.cpp.
   llvm::Error visitMatrix(const ptx::Instruction &I);
+  // Async.cpp.
+  llvm::Error visitAsyncCopy(const ptx::Instruction &I);
+  llvm::Error visitMBarrier(const ptx::Instruction &I);
+  llvm::Error visitAsyncWait(const ptx::Instruction &I);
+  llvm::Error visitCluster(const ptx::Instruction &I);
+  llvm::Error visitSleep(const ptx::Instruction &I);
 
 private:
   /// The lanes in Traps (i32) stop the launch as trap does.

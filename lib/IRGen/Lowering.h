@@ -181,6 +181,11 @@ public:
   llvm::Value *readCarry();
   void writeCarry(llvm::Value *Carry);
   llvm::Error error(const ptx::Instruction &I, const llvm::Twine &Msg);
+  /// Whether Op names a .pred register.
+  bool isPredicateRegister(const ptx::Operand &Op);
+  /// The bytes of one mapping of the cluster's shared memory: its CTAs'
+  /// windows, ClusterSharedStride apart (Async.cpp), as an i64.
+  llvm::Value *getClusterSharedSpan();
 
   unsigned getLine(llvm::SMLoc Loc) const { return ML.PM.getLine(Loc); }
 
@@ -253,6 +258,15 @@ private:
   /// released ones go on.
   llvm::Error lowerCTABarrierPrologue(unsigned Index,
                                       const ptx::Instruction &I);
+  /// The prologue of mbarrier.test_wait, try_wait and barrier.cluster.wait
+  /// (Async.cpp): lanes whose phase is incomplete are parked until the
+  /// runtime releases them; AsyncWaitResult gets the lanes whose wait
+  /// completed.
+  llvm::Error lowerAsyncWaitPrologue(unsigned Index, const ptx::Instruction &I);
+  llvm::Value *AsyncWaitResult = nullptr;
+  /// %clusterid, %cluster_ctarank, ... (Async.cpp); Dim is the component.
+  llvm::Expected<LaneValue> readClusterSpecial(llvm::StringRef Name,
+                                               unsigned Dim);
   llvm::Error lowerWarpSync(const ptx::Instruction &I);
   llvm::Error lowerWarpSyncOp(const ptx::Instruction &I);
   /// Warp-synchronous instructions that exchange data, of one kind (the

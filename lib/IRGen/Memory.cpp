@@ -44,6 +44,29 @@ static AtomicOrdering orderingOf(const ptx::Instruction &I) {
   return AtomicOrdering::SequentiallyConsistent;
 }
 
+/// isspacep.shared::cluster: V is in the cluster's shared memory (either
+/// of its mappings; see Async.cpp).
+static Value *inClusterShared(FunctionLowering &FL, Value *V, bool Scalar) {
+  IRBuilder<> &B = FL.B;
+  Value *Base = B.CreatePtrToInt(
+      FL.getContextField(WCF_ClusterSharedBase, B.getPtrTy()), B.getInt64Ty());
+  Value *Both = B.CreateShl(FL.getClusterSharedSpan(), 1);
+  Value *Off = B.CreateSub(V, Scalar ? Base : FL.splat(Base));
+  return B.CreateICmpULT(Off, Scalar ? Both : FL.splat(Both));
+}
+
+/// cvta.to.shared::cluster: Off is the generic address less the CTA's own
+/// window; windows below it are reached through the second mapping.
+static Value *wrapClusterOffset(FunctionLowering &FL, Value *Off,
+                                bool Scalar) {
+  IRBuilder<> &B = FL.B;
+  Value *Span = FL.getClusterSharedSpan();
+  if (!Scalar)
+    Span = FL.splat(Span);
+  Value *Below = B.CreateICmpSLT(Off, Constant::getNullValue(Off->getType()));
+  return B.CreateSelect(Below, B.CreateAdd(Off, Span), Off);
+}
+
 static Expected<LaneValue>
 elementAddress(FunctionLowering &FL, const LaneValue &Base, uint64_t Offset) {
   if (!Offset)
@@ -357,7 +380,9 @@ Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
       if (FL.F.IsEntry)
         InParam = InRange(B.CreatePtrToInt(FL.getParamsArg(), I64),
                           B.getInt64(FL.getParamBufferSize()));
-      if (IsShared)
+      if (Space == StateSpace::SharedCluster)
+        Result = inClusterShared(FL, V, A->isScalar());
+      else if (IsShared)
         Result = InShared;
       else if (Space == StateSpace::Local)
         Result = InLocal;
@@ -378,6 +403,8 @@ Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
           FL.getContextField(WCF_SharedBase, B.getPtrTy()), I64);
       Value *BaseV = A->isScalar() ? Base : FL.splat(Base);
       V = ToSpace ? B.CreateSub(V, BaseV) : B.CreateAdd(V, BaseV);
+      if (ToSpace && Space == StateSpace::SharedCluster)
+        V = wrapClusterOffset(FL, V, A->isScalar());
     }
     return FL.write(I.Operands[0], V, I.getType());
   }

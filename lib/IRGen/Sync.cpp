@@ -55,6 +55,8 @@ static int memberMaskOperand(const ptx::Instruction &I) {
   case Opcode::Bar:
   case Opcode::Barrier:
     return I.Operands.empty() ? RunningLanes : 0; // bar.warp.sync membermask
+  case Opcode::Elect:
+    return 1;
   default:
     return RunningLanes;
   }
@@ -129,6 +131,9 @@ Error FunctionLowering::lowerSyncPoint(unsigned Index,
   CurInst = &I;
   if (isCTABarrier(I))
     return lowerCTABarrierPrologue(Index, I);
+  if (I.Op == Opcode::MbarrierTestWait || I.Op == Opcode::MbarrierTryWait ||
+      I.Op == Opcode::BarrierCluster)
+    return lowerAsyncWaitPrologue(Index, I);
   return lowerWarpSyncPrologue(Index, I);
 }
 
@@ -599,6 +604,20 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
   case Opcode::Bar:
   case Opcode::Barrier:
     return Error::success(); // bar.warp.sync: the prologue synchronized
+  case Opcode::Elect: {
+    // The leader is the lowest lane of the member mask, as on a GPU.
+    Value *Members = PerLane ? PerLane : Active;
+    Value *Leader = B.CreateIntrinsic(Intrinsic::cttz, {Members->getType()},
+                                      {Members, B.getFalse()});
+    Value *IsLeader =
+        B.CreateICmpEQ(laneIndices(), PerLane ? Leader : splat(Leader));
+    const Operand &Dst = I.Operands[0];
+    bool Pair = Dst.Kind == Operand::PredPair;
+    if (Error E = write(Pair ? Dst.Elements[0] : Dst, Leader, ScalarType::U32))
+      return E;
+    return Pair ? write(Dst.Elements[1], IsLeader, ScalarType::Pred)
+                : Error::success();
+  }
   case Opcode::Vote: {
     Expected<LaneValue> P = syncOperand(I, 1);
     if (!P)

@@ -5,7 +5,7 @@
 // checked for its kind (register, literal, address, label, vector, ...) and
 // for its type by the rules in TypeRules.h.
 //
-// Instructions ptx-jit cannot run yet (OpUnsupported: mbarrier) are
+// Instructions ptx-jit cannot run yet (OpUnsupported: mma.sp) are
 // verified like any other and not reported here: the front end represents
 // them fully, so `check` accepts every valid module, and whether an
 // instruction can be lowered is IRGen's question to answer.
@@ -105,7 +105,8 @@ static bool hasVectorData(Opcode Op) {
 
 /// Instructions whose destination may be a pair `d|p`.
 static bool allowsPredPair(Opcode Op) {
-  return Op == Opcode::Setp || Op == Opcode::Shfl || Op == Opcode::Match;
+  return Op == Opcode::Setp || Op == Opcode::Shfl || Op == Opcode::Match ||
+         Op == Opcode::Elect;
 }
 
 static bool isAddressSized(ScalarType T) {
@@ -207,6 +208,7 @@ void FunctionVerifier::verifyInstruction(const Instruction &I) {
     checkVideoInstruction(C);
   if (I.Op == Opcode::CvtPack)
     checkCvtPack(C);
+  checkAsyncRules(I, C.Text);
 }
 
 void FunctionVerifier::verifyMatrix(const InstCtx &C, StringRef Shape) {
@@ -388,8 +390,9 @@ void FunctionVerifier::verifyOperand(const InstCtx &C, unsigned Idx,
     C.kind(Diags, Op, OpNo, "a single register, not a pair");
     return checkNames(Op);
   }
-  bool AllowAddressOf =
-      (I.Op == Opcode::Mov || I.Op == Opcode::Cvta) && Letter == 'a';
+  bool AllowAddressOf = (I.Op == Opcode::Mov || I.Op == Opcode::Cvta ||
+                         I.Op == Opcode::Mapa || I.Op == Opcode::Getctarank) &&
+                        Letter == 'a';
   checkScalar(C, OpNo, Op, Ty, IsDest, Relaxed, AllowAddressOf);
 }
 

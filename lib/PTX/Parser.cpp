@@ -13,6 +13,7 @@
 #include "ptxjit/PTX/Lexer.h"
 #include "ptxjit/PTX/Targets.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/SourceMgr.h"
 #include <cstdlib>
@@ -883,15 +884,35 @@ bool Parser::parseLabelled(Function &F, StringRef Name, SMLoc Loc) {
 
 bool Parser::parseInstruction(Function &F, SMLoc Loc, StringRef Guard,
                               bool Negated, StringRef OpcodeText) {
-  std::optional<Opcode> Op = findOpcode(OpcodeText);
-  // Two-word opcodes (brx.idx, cp.async) are written without spaces.
-  if (Tok.is(Token::Directive) && Tok.Text.data() == OpcodeText.end()) {
-    StringRef Joined(OpcodeText.data(), Tok.Text.end() - OpcodeText.data());
-    if (auto Longer = findOpcode(Joined)) {
-      Op = Longer;
-      OpcodeText = Joined;
-      next();
+  // Opcodes of several words (brx.idx, cp.async.mbarrier.arrive) are
+  // written without spaces: the longest prefix of the dotted word that is an
+  // opcode, whose directives are then taken.
+  StringRef Source = M.getSourceText();
+  const char *WordEnd = OpcodeText.end();
+  while (WordEnd != Source.end() && (isAlnum(*WordEnd) || *WordEnd == '.' ||
+                                     *WordEnd == '_' || *WordEnd == ':'))
+    ++WordEnd;
+  StringRef Word(OpcodeText.data(), WordEnd - OpcodeText.data());
+  std::optional<Opcode> Op;
+  for (size_t End = Word.size();;) {
+    if ((Op = findOpcode(Word.take_front(End)))) {
+      OpcodeText = Word.take_front(End);
+      break;
     }
+    size_t Dot = Word.rfind('.', End);
+    if (Dot == StringRef::npos || Dot < OpcodeText.size())
+      break;
+    End = Dot;
+  }
+  while (Op && Tok.is(Token::Directive) && Tok.Text.end() <= OpcodeText.end())
+    next();
+  if (!Op && OpcodeText == "wgmma") {
+    // Warpgroup matrix instructions (sm_90a) take shapes this front end has
+    // no table for; say so rather than that the instruction is unknown.
+    StringRef Named = Word.take_front(Word.find('.', OpcodeText.size() + 1));
+    Diags.report(Loc, DiagID::err_unsupported_family, Named,
+                 "warpgroup matrix multiply-accumulate, sm_90a");
+    return false;
   }
   if (!Op) {
     Diags.report(Loc, DiagID::err_unknown_opcode, OpcodeText);

@@ -130,6 +130,11 @@ private:
                       const std::vector<VariableDecl> &Returns,
                       const std::vector<VariableDecl> &Params);
 
+  // AsyncVerifier.cpp: what the operand shapes of the asynchronous copy,
+  // mbarrier and cluster instructions cannot say (sizes that must be
+  // literals, state spaces, operands whose type depends on a modifier).
+  void checkAsyncRules(const Instruction &I, llvm::StringRef Text);
+
   const Module &M;
   const ModuleSymbols &Syms;
   const Function &F;

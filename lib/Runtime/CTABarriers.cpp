@@ -39,6 +39,7 @@ void CTABarriers::reset(unsigned NumThreadsInCTA) {
       std::fill(std::begin(S.WaitingAt), std::end(S.WaitingAt), 0);
     S.Live = presentLanes(W);
     S.Waiting = 0;
+    S.External = 0;
     S.Released = 0;
   }
   for (Phase &P : Phases)
@@ -154,6 +155,7 @@ void CTABarriers::exitLanes(unsigned Warp, LaneMask Lanes, WakeFn Wake) {
       if (!P.Arrived)
         P = Phase();
     }
+    S.External &= ~Gone;
     S.Waiting &= ~Gone;
   }
   S.Live &= ~Lanes;
@@ -202,7 +204,8 @@ void CTABarriers::complete(unsigned Barrier, WakeFn Wake) {
   }
 }
 
-void CTABarriers::describeWarp(raw_ostream &OS, unsigned Warp) const {
+void CTABarriers::describeWarp(raw_ostream &OS, unsigned Warp,
+                               DescribeFn DescribeExternal) const {
   const WarpState &S = Warps[Warp];
   if (!S.Live) {
     OS << "exited";
@@ -225,6 +228,10 @@ void CTABarriers::describeWarp(raw_ostream &OS, unsigned Warp) const {
       OS << " (line " << S.Line[B] << ')';
     else if (!S.Where[B].empty())
       OS << " (" << S.Where[B] << ')';
+  }
+  if (S.External && DescribeExternal) {
+    Sep();
+    DescribeExternal(OS, Warp);
   }
   if (LaneMask Other = S.Live & ~S.Waiting & ~S.Released) {
     Sep();

@@ -1,7 +1,9 @@
 //===- CTAScheduler.cpp - Runs the warps of one CTA on a thread -----------===//
 
 #include "ptxjit/Runtime/CTAScheduler.h"
+#include "ptxjit/Runtime/AsyncDomain.h"
 #include "ptxjit/Runtime/CTAErrors.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cassert>
@@ -56,7 +58,7 @@ Error CTAScheduler::runWithoutBarriers(const CTALaunch &L) {
     }
     Current = W;
     L.Fn(L.WarpCtxs[W]);
-    Barriers.exitLanes(W, AllLanes, [this](unsigned Woken) { wake(Woken); });
+    exitWarpLanes(W, AllLanes);
   }
   Launch = nullptr;
   Error Result = std::move(Stop);
@@ -100,20 +102,29 @@ Error CTAScheduler::runFibers(const CTALaunch &L, ArrayRef<bool> Exited) {
 
   // Fibers come back here when they finish, or when no warp is ready or the
   // CTA stops; a warp that blocks switches straight to the next ready one.
+  // When none is ready, the domain may release waiting lanes (or run the
+  // cluster's other CTAs, which may) before this is a deadlock.
   unsigned W;
-  while (!Stop && popReady(W)) {
-    if (cancelRequested()) {
-      Stop = cancelledError();
-      break;
+  do {
+    while (!Stop && popReady(W)) {
+      if (cancelRequested()) {
+        Stop = cancelledError();
+        break;
+      }
+      Current = W;
+      Slots[W]->State = WarpState::Running;
+      Slots[W]->F.resume();
+      if (GridYieldPending) {
+        GridYieldPending = false;
+        GridYield(GridYieldArg);
+      }
     }
-    Current = W;
-    Slots[W]->State = WarpState::Running;
-    Slots[W]->F.resume();
-    if (GridYieldPending) {
-      GridYieldPending = false;
-      GridYield(GridYieldArg);
-    }
-  }
+  } while (!Stop && Domain &&
+           llvm::any_of(ArrayRef(Slots).take_front(NumWarps),
+                        [](const std::unique_ptr<WarpSlot> &S) {
+                          return S->State != WarpState::Exited;
+                        }) &&
+           Domain->stalled(DomainRank));
 
   Error Result = std::move(Stop);
   Stop = Error::success();
@@ -135,8 +146,7 @@ void CTAScheduler::warpMain(void *Ptr) {
   CTAScheduler &Sched = *S.Scheduler;
   Sched.Launch->Fn(Sched.Launch->WarpCtxs[S.Warp]);
   // Whatever lanes are left exit with the warp; that may complete barriers.
-  Sched.Barriers.exitLanes(S.Warp, AllLanes,
-                           [&Sched](unsigned W) { Sched.wake(W); });
+  Sched.exitWarpLanes(S.Warp, AllLanes);
   S.State = WarpState::Exited;
   ++Sched.Progress;
   // Straight on to the next ready warp, without a round trip through run().
@@ -254,8 +264,13 @@ uint32_t CTAScheduler::arriveAndWait(const BarrierArrival &A) {
   return Barriers.reductionResult(Current, A.Barrier);
 }
 
-void CTAScheduler::exitLanes(LaneMask Lanes) {
-  Barriers.exitLanes(Current, Lanes, [this](unsigned W) { wake(W); });
+void CTAScheduler::exitLanes(LaneMask Lanes) { exitWarpLanes(Current, Lanes); }
+
+void CTAScheduler::exitWarpLanes(unsigned Warp, LaneMask Lanes) {
+  Lanes &= Barriers.liveLanes(Warp);
+  Barriers.exitLanes(Warp, Lanes, [this](unsigned W) { wake(W); });
+  if (Domain && Lanes)
+    Domain->lanesExited(DomainRank, Warp, Lanes);
 }
 
 void CTAScheduler::yieldWarp(uint32_t Spin) {
@@ -282,6 +297,11 @@ Error CTAScheduler::deadlockError() const {
   std::string Message;
   raw_string_ostream OS(Message);
   OS << "deadlock in " << ctaName() << ':';
+  describeWarps(OS);
+  return make_error<CTADeadlockError>(std::move(Message));
+}
+
+void CTAScheduler::describeWarps(raw_ostream &OS) const {
   // Consecutive warps in the same state are reported together.
   std::string Prev, Cur;
   unsigned First = 0;
@@ -294,7 +314,12 @@ Error CTAScheduler::deadlockError() const {
   for (unsigned W = 0; W < NumWarps; ++W) {
     Cur.clear();
     raw_string_ostream CurOS(Cur);
-    Barriers.describeWarp(CurOS, W);
+    if (Domain)
+      Barriers.describeWarp(CurOS, W, [&](raw_ostream &Out, unsigned Warp) {
+        Domain->describeWaits(Out, DomainRank, Warp);
+      });
+    else
+      Barriers.describeWarp(CurOS, W);
     if (W && Cur != Prev) {
       Flush(W - 1);
       First = W;
@@ -306,5 +331,4 @@ Error CTAScheduler::deadlockError() const {
     if (unsigned Arrived = Barriers.numArrived(B))
       OS << "; barrier " << B << " has " << Arrived << " of "
          << Barriers.numNeeded(B) << " threads";
-  return make_error<CTADeadlockError>(std::move(Message));
 }

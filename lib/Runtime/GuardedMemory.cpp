@@ -47,6 +47,49 @@ void ptxjit::runtime::freeGuarded(void *Data, size_t Size) {
   munmap(Start - Page, Body + 2 * Page);
 }
 
+void *ptxjit::runtime::allocateClusterShared(size_t Size, size_t Align,
+                                             unsigned Count, size_t &Stride) {
+  size_t Page = pageSize();
+  size_t Body = roundUp(std::max<size_t>(Size, 1), Page);
+  Stride = Body + Page;
+  size_t Total = Page + 2 * Count * Stride;
+  // The CTAs' memory is a file mapped twice over; the reservation around it
+  // stays inaccessible.
+  int FD = memfd_create("ptx-jit cluster shared memory", MFD_CLOEXEC);
+  if (FD < 0)
+    return nullptr;
+  void *Map = MAP_FAILED;
+  if (ftruncate(FD, off_t(Count * Body)) == 0)
+    Map = mmap(nullptr, Total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (Map == MAP_FAILED) {
+    close(FD);
+    return nullptr;
+  }
+  char *First = static_cast<char *>(Map) + Page;
+  for (unsigned I = 0; I != 2 * Count; ++I)
+    if (mmap(First + I * Stride, Body, PROT_READ | PROT_WRITE,
+             MAP_SHARED | MAP_FIXED, FD,
+             off_t((I % Count) * Body)) == MAP_FAILED) {
+      munmap(Map, Total);
+      close(FD);
+      return nullptr;
+    }
+  close(FD);
+  size_t Offset = (Body - std::max<size_t>(Size, 1)) & ~(Align - 1);
+  return First + Offset;
+}
+
+void ptxjit::runtime::freeClusterShared(void *Data, size_t Size,
+                                        unsigned Count) {
+  if (!Data)
+    return;
+  size_t Page = pageSize();
+  size_t Body = roundUp(std::max<size_t>(Size, 1), Page);
+  char *First = reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(Data) &
+                                         ~(uintptr_t(Page) - 1));
+  munmap(First - Page, Page + 2 * Count * (Body + Page));
+}
+
 static thread_local KernelFaultContext *CurrentKernel = nullptr;
 
 namespace {

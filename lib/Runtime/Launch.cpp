@@ -3,6 +3,7 @@
 #include "ptxjit/Runtime/Launch.h"
 #include "ptxjit/ABI/CompiledKernel.h"
 #include "ptxjit/ABI/WarpABI.h"
+#include "ptxjit/Runtime/AsyncDomain.h"
 #include "ptxjit/Runtime/CTAErrors.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
 #include "ptxjit/Runtime/DevicePrintf.h"
@@ -35,6 +36,61 @@ static Error configError(const Twine &Msg) {
 
 static Error valueError(const Twine &Msg) {
   return runtime::makeLaunchError(runtime::LaunchFailure::InvalidValue, Msg);
+}
+
+void ptxjit::getClusterShape(const LaunchConfig &C, const KernelLayout &L,
+                             uint32_t Dim[3], bool &Explicit) {
+  const uint32_t *From = C.ClusterDim[0]          ? C.ClusterDim
+                         : L.ReqNCTAPerCluster[0] ? L.ReqNCTAPerCluster
+                                                  : nullptr;
+  Explicit = From != nullptr;
+  for (unsigned D = 0; D != 3; ++D)
+    Dim[D] = From ? From[D] : 1;
+}
+
+static Error clusterError(const Twine &Msg) {
+  return runtime::makeLaunchError(runtime::LaunchFailure::InvalidClusterSize,
+                                  Msg);
+}
+
+/// What a GPU rejects about a launch's clusters.
+static Error validateClusters(const LaunchConfig &C, const KernelLayout &L) {
+  static const char Axis[3] = {'x', 'y', 'z'};
+  uint32_t Dim[3];
+  bool Explicit;
+  getClusterShape(C, L, Dim, Explicit);
+  if (L.ExplicitCluster && !Explicit)
+    return clusterError("the kernel has .explicitcluster, but the launch "
+                        "gives no cluster shape");
+  uint64_t Size = uint64_t(Dim[0]) * Dim[1] * Dim[2];
+  if (!Size)
+    return clusterError("a cluster dimension is 0");
+  if (L.ReqNCTAPerCluster[0] && C.ClusterDim[0])
+    for (unsigned D = 0; D != 3; ++D)
+      if (C.ClusterDim[D] != L.ReqNCTAPerCluster[D])
+        return clusterError(
+            formatv("cluster {0}x{1}x{2} does not match the kernel's "
+                    ".reqnctapercluster {3}, {4}, {5}",
+                    C.ClusterDim[0], C.ClusterDim[1], C.ClusterDim[2],
+                    L.ReqNCTAPerCluster[0], L.ReqNCTAPerCluster[1],
+                    L.ReqNCTAPerCluster[2]));
+  for (unsigned D = 0; D != 3; ++D)
+    if (C.Grid[D] % Dim[D])
+      return clusterError(formatv("grid dimension {0} = {1} is not a "
+                                  "multiple of the cluster dimension {2}",
+                                  Axis[D], C.Grid[D], Dim[D]));
+  if (Size > MaxClusterSize)
+    return clusterError(formatv("clusters of {0} CTAs exceed the limit of "
+                                "{1}",
+                                Size, MaxClusterSize));
+  if (L.MaxClusterRank && Size > L.MaxClusterRank)
+    return clusterError(formatv("clusters of {0} CTAs exceed the kernel's "
+                                ".maxclusterrank {1}",
+                                Size, L.MaxClusterRank));
+  if (Size > 1 && C.Cooperative)
+    return clusterError("cooperative launches with clusters are not "
+                        "supported");
+  return Error::success();
 }
 
 Error ptxjit::validateLaunch(const LaunchConfig &C, const KernelLayout &L) {
@@ -78,7 +134,7 @@ Error ptxjit::validateLaunch(const LaunchConfig &C, const KernelLayout &L) {
         "limit of {3} per block",
         L.StaticSharedSize + C.DynamicSharedBytes, L.StaticSharedSize,
         C.DynamicSharedBytes, MaxSharedBytesPerBlockOptin));
-  return Error::success();
+  return validateClusters(C, L);
 }
 
 namespace {
@@ -179,27 +235,41 @@ struct CTAQueue {
   }
 };
 
+/// Where a CTA of a cluster of several runs (ClusterWorker): its shared
+/// memory and the cluster's.
+struct ClusterSlot {
+  char *SharedBase = nullptr;
+  char *ClusterSharedBase = nullptr;
+  uint64_t ClusterSharedStride = 0;
+};
+
 /// Runs CTAs taken from a CTAQueue; one per host thread.
 class CTAWorker {
 public:
   ~CTAWorker() {
-    releaseSharedMemory(SharedBase, std::max<uint64_t>(SharedSize, 16));
+    if (!Cluster)
+      releaseSharedMemory(SharedBase, std::max<uint64_t>(SharedSize, 16));
   }
   CTAWorker(const CTAWorker &) = delete;
   CTAWorker &operator=(const CTAWorker &) = delete;
 
   CTAWorker(const CompiledKernel &K, const void *Params, const LaunchConfig &C,
             unsigned WorkerIndex, unsigned NumWorkers,
-            runtime::FiberStackPool &Pool, const uint32_t *EnvRegs)
-      : K(K), C(C), Scheduler(Pool) {
+            runtime::FiberStackPool &Pool, const uint32_t *EnvRegs,
+            const ClusterSlot *Cluster = nullptr)
+      : K(K), C(C), Scheduler(Pool), Cluster(Cluster) {
     const uint32_t *B = C.Block;
     NumThreads = B[0] * B[1] * B[2];
     NumWarps = (NumThreads + WarpSize - 1) / WarpSize;
     SharedSize = K.Layout.DynamicSharedOffset + C.DynamicSharedBytes;
     // Shared memory is host memory between guard pages: a kernel indexing
     // past it faults instead of corrupting the heap.
-    SharedBase = static_cast<char *>(
-        acquireSharedMemory(std::max<uint64_t>(SharedSize, 16)));
+    SharedBase = Cluster ? Cluster->SharedBase
+                         : static_cast<char *>(acquireSharedMemory(
+                               std::max<uint64_t>(SharedSize, 16)));
+    uint32_t ClusterDim[3];
+    bool ExplicitCluster;
+    getClusterShape(C, K.Layout, ClusterDim, ExplicitCluster);
     Fault.KernelName = K.Name.c_str();
     Fault.Recovery = &Recovery;
     Slots.resize(NumWarps);
@@ -233,6 +303,13 @@ public:
       Ctx.NSMId = NumWorkers;
       Ctx.Runtime = &Scheduler;
       Ctx.EnvRegs = EnvRegs;
+      std::copy(ClusterDim, ClusterDim + 3, Ctx.ClusterDim);
+      Ctx.IsExplicitCluster = ExplicitCluster;
+      // A CTA alone is a cluster of one: mapa and getctarank see rank 0.
+      Ctx.ClusterSharedBase = Cluster ? Cluster->ClusterSharedBase : SharedBase;
+      Ctx.ClusterSharedStride =
+          Cluster ? Cluster->ClusterSharedStride
+                  : std::max<uint64_t>(alignTo(SharedSize, 16), 16);
       Ctx.Cancel = C.Cancel
                        ? reinterpret_cast<const volatile uint8_t *>(C.Cancel)
                        : &NeverCancel;
@@ -312,6 +389,12 @@ private:
     std::copy(Id, Id + 3, Fault.CTA);
     for (WarpSlot &S : Slots)
       std::copy(Id, Id + 3, S.Ctx.CtaId);
+    // mbarrier objects and barrier.cluster need a domain; a cluster's
+    // worker sets up the one its CTAs share.
+    if (!Cluster && K.Layout.UsesCTABarriers) {
+      runtime::CTAScheduler *Self = &Scheduler;
+      OwnDomain.reset(Self, NumThreads, SharedBase, SharedSize);
+    }
     RunningWarp = 0;
     Error E = runWarps(Id);
     // A warp that stopped says why; that is the more precise report.
@@ -428,6 +511,8 @@ private:
   };
   std::unique_ptr<char[], FreeDeleter> PhaseState;
   runtime::CTAScheduler Scheduler;
+  const ClusterSlot *Cluster;
+  runtime::AsyncDomain OwnDomain;
 };
 
 /// What the workers of one cooperative launch share.
@@ -602,6 +687,233 @@ private:
   volatile unsigned Running = 0;
 };
 
+/// The clusters of a launch with clusters of several CTAs, one at a time per
+/// host thread: the CTAs of a cluster are all live at once, each on a fiber
+/// of its own (as a cooperative launch's are), with their shared memory in
+/// one mapping, so that .shared::cluster addresses reach each other's. When
+/// no warp of a CTA is ready the next CTA runs; when none of them can, the
+/// cluster's mbarrier waits time out, or it is deadlocked (AsyncDomain.h).
+class ClusterWorker {
+public:
+  ClusterWorker(const CompiledKernel &K, const void *Params,
+                const LaunchConfig &C, unsigned WorkerIndex,
+                unsigned NumWorkers, runtime::FiberStackPool &Pool,
+                const uint32_t *EnvRegs)
+      : K(K), C(C), Pool(Pool) {
+    bool Explicit;
+    getClusterShape(C, K.Layout, Dim, Explicit);
+    unsigned N = Dim[0] * Dim[1] * Dim[2];
+    const uint32_t *B = C.Block;
+    NumThreads = B[0] * B[1] * B[2];
+    SharedSize = K.Layout.DynamicSharedOffset + C.DynamicSharedBytes;
+    Shared = static_cast<char *>(runtime::allocateClusterShared(
+        std::max<uint64_t>(SharedSize, 16), 256, N, Stride));
+    for (unsigned R = 0; R != N; ++R) {
+      auto T = std::make_unique<CTAFiber>();
+      T->Slot.SharedBase = Shared + R * Stride;
+      T->Slot.ClusterSharedBase = Shared;
+      T->Slot.ClusterSharedStride = Stride;
+      T->Worker = std::make_unique<CTAWorker>(
+          K, Params, C, WorkerIndex, NumWorkers, Pool, EnvRegs, &T->Slot);
+      T->Worker->scheduler().setGridYield(&CTAFiber::yieldToWorker, T.get());
+      CTAs.push_back(std::move(T));
+    }
+    Domain.setClusterYield(&ClusterWorker::stalledCTA, this);
+    Fault.KernelName = K.Name.c_str();
+    Fault.Recovery = &Recovery;
+  }
+  ~ClusterWorker() {
+    abandonCTAs();
+    for (std::unique_ptr<CTAFiber> &T : CTAs)
+      Pool.release(T->F.takeStack());
+    runtime::freeClusterShared(Shared, std::max<uint64_t>(SharedSize, 16),
+                               CTAs.size());
+  }
+
+  Error runFrom(CTAQueue &Q) {
+    if (!Shared)
+      return makeLaunchError(runtime::LaunchFailure::OutOfResources,
+                             formatv("cannot map the shared memory of a "
+                                     "cluster of {0} CTAs for kernel '{1}'",
+                                     CTAs.size(), K.Name));
+    for (std::unique_ptr<CTAFiber> &T : CTAs) {
+      Expected<runtime::FiberStack> Stack = Pool.acquire();
+      if (!Stack)
+        return makeLaunchError(runtime::LaunchFailure::OutOfResources,
+                               toString(Stack.takeError()));
+      T->Stack = *Stack;
+    }
+    // A fault in any of the CTAs comes back here (see CTAWorker::runFrom).
+    if (sigsetjmp(Recovery, /*savemask=*/1)) {
+      runtime::setKernelFaultContext(nullptr);
+      CTAFiber &T = *CTAs[Running];
+      Error E = T.Worker->faultError(T.Id, Fault.FaultAddress);
+      abandonCTAs();
+      return E;
+    }
+    runtime::setKernelFaultContext(&Fault);
+    Error E = runClusters(Q);
+    runtime::setKernelFaultContext(nullptr);
+    return E;
+  }
+
+  LaunchStats Stats;
+
+private:
+  struct CTAFiber {
+    ClusterSlot Slot;
+    std::unique_ptr<CTAWorker> Worker;
+    runtime::Fiber F;
+    runtime::FiberStack Stack;
+    uint64_t Linear = 0;
+    uint32_t Id[3] = {0, 0, 0};
+    Error Result = Error::success();
+    bool Done = true;
+
+    static void main(void *Arg) {
+      auto *T = static_cast<CTAFiber *>(Arg);
+      T->Result = T->Worker->runCTAOnFiber(T->Linear);
+    }
+    static void yieldToWorker(void *Arg) {
+      static_cast<CTAFiber *>(Arg)->F.yieldToScheduler();
+    }
+  };
+
+  static void stalledCTA(void *Arg, unsigned Rank) {
+    static_cast<ClusterWorker *>(Arg)->CTAs[Rank]->F.yieldToScheduler();
+  }
+
+  /// CTAs still suspended are given up (a failed cluster).
+  void abandonCTAs() {
+    for (std::unique_ptr<CTAFiber> &T : CTAs) {
+      if (!T->Done)
+        T->Worker->scheduler().abandon();
+      T->Done = true;
+      consumeError(std::move(T->Result));
+      T->Result = Error::success();
+    }
+  }
+
+  Error runClusters(CTAQueue &Q) {
+    uint32_t PerGrid[3] = {C.Grid[0] / Dim[0], C.Grid[1] / Dim[1],
+                           C.Grid[2] / Dim[2]};
+    uint64_t First, Last;
+    while (!Q.Failed.load(std::memory_order_relaxed) && Q.take(First, Last)) {
+      for (uint64_t Cl = First; Cl != Last; ++Cl) {
+        uint32_t ClusterId[3] = {
+            uint32_t(Cl % PerGrid[0]), uint32_t(Cl / PerGrid[0] % PerGrid[1]),
+            uint32_t(Cl / (uint64_t(PerGrid[0]) * PerGrid[1]))};
+        if (Error E = runCluster(Q, ClusterId))
+          return E;
+      }
+    }
+    return Error::success();
+  }
+
+  Error runCluster(CTAQueue &Q, const uint32_t *ClusterId) {
+    SmallVector<runtime::CTAScheduler *, 16> Schedulers;
+    SmallVector<char *, 16> Bases;
+    for (unsigned R = 0; R != CTAs.size(); ++R) {
+      CTAFiber &T = *CTAs[R];
+      // Rank R is CTA (x, y, z) of the cluster, x fastest.
+      uint32_t In[3] = {R % Dim[0], R / Dim[0] % Dim[1], R / (Dim[0] * Dim[1])};
+      for (unsigned D = 0; D != 3; ++D)
+        T.Id[D] = ClusterId[D] * Dim[D] + In[D];
+      T.Linear = T.Id[0] + uint64_t(C.Grid[0]) *
+                               (T.Id[1] + uint64_t(C.Grid[1]) * T.Id[2]);
+      T.F.reset(T.Stack, &CTAFiber::main, &T);
+      T.Done = false;
+      Schedulers.push_back(&T.Worker->scheduler());
+      Bases.push_back(T.Slot.SharedBase);
+    }
+    Domain.reset(Schedulers, NumThreads, Bases, SharedSize,
+                 CTAs.size() * Stride);
+    unsigned Live = CTAs.size();
+    while (Live) {
+      if (Q.Failed.load(std::memory_order_relaxed)) {
+        abandonCTAs();
+        return Error::success();
+      }
+      if (C.Cancel && C.Cancel->load(std::memory_order_relaxed)) {
+        abandonCTAs();
+        return makeLaunchError(runtime::LaunchFailure::Cancelled,
+                               "kernel '" + K.Name + "' was cancelled");
+      }
+      uint64_t Before = Domain.totalProgress();
+      bool AllStalled = true;
+      for (unsigned R = 0; R != CTAs.size(); ++R) {
+        CTAFiber &T = *CTAs[R];
+        if (T.Done)
+          continue;
+        Domain.clearStalled(R);
+        Running = R;
+        std::copy(T.Id, T.Id + 3, Fault.CTA);
+        T.F.resume();
+        if (T.F.isFinished()) {
+          T.Done = true;
+          --Live;
+          AllStalled = false;
+          if (T.Result) {
+            Error E = std::move(T.Result);
+            T.Result = Error::success();
+            abandonCTAs();
+            return E;
+          }
+          continue;
+        }
+        AllStalled &= Domain.wasStalled(R);
+      }
+      // Every CTA is stuck and none moved: time the waits out once, or
+      // report the deadlock.
+      if (Live && AllStalled && Domain.totalProgress() == Before &&
+          !Domain.timeOutWaits()) {
+        Error E = deadlockError(ClusterId);
+        abandonCTAs();
+        return E;
+      }
+    }
+    for (std::unique_ptr<CTAFiber> &T : CTAs) {
+      Stats.CTAs += std::exchange(T->Worker->Stats.CTAs, 0);
+      Stats.Warps += std::exchange(T->Worker->Stats.Warps, 0);
+    }
+    return Error::success();
+  }
+
+  Error deadlockError(const uint32_t *ClusterId) const {
+    std::string Message;
+    raw_string_ostream OS(Message);
+    OS << "deadlock in kernel '" << K.Name << "', cluster (" << ClusterId[0]
+       << ',' << ClusterId[1] << ',' << ClusterId[2] << ") of " << CTAs.size()
+       << " CTAs:";
+    bool First = true;
+    for (const std::unique_ptr<CTAFiber> &T : CTAs) {
+      OS << (First ? " " : "; ") << "CTA (" << T->Id[0] << ',' << T->Id[1]
+         << ',' << T->Id[2] << "):";
+      First = false;
+      if (T->Done)
+        OS << " exited";
+      else
+        T->Worker->scheduler().describeWarps(OS);
+    }
+    return make_error<runtime::CTADeadlockError>(OS.str());
+  }
+
+  const CompiledKernel &K;
+  const LaunchConfig &C;
+  runtime::FiberStackPool &Pool;
+  uint32_t Dim[3];
+  unsigned NumThreads = 0;
+  uint64_t SharedSize = 0;
+  char *Shared = nullptr;
+  size_t Stride = 0;
+  runtime::AsyncDomain Domain;
+  SmallVector<std::unique_ptr<CTAFiber>, 8> CTAs;
+  runtime::KernelFaultContext Fault;
+  sigjmp_buf Recovery;
+  /// The CTA running now (read after a fault's jump).
+  volatile unsigned Running = 0;
+};
+
 } // namespace
 
 unsigned ptxjit::getNumMultiprocessors() {
@@ -640,6 +952,11 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
       return valueError("kernel was compiled for a different block shape");
 
   uint64_t NumCTAs = uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2];
+  uint32_t ClusterDim[3];
+  bool ExplicitCluster;
+  getClusterShape(C, K.Layout, ClusterDim, ExplicitCluster);
+  uint64_t ClusterSize =
+      uint64_t(ClusterDim[0]) * ClusterDim[1] * ClusterDim[2];
   // %envreg0..31; a cooperative launch's grid barrier workspace (the address
   // in %envreg1:%envreg2, high half first) is what grid.sync() counts in.
   uint32_t EnvRegs[32] = {};
@@ -660,12 +977,15 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
   // run one after another even in a cooperative launch.
   bool CoResident = C.Cooperative && K.Layout.UsesCTABarriers;
   unsigned Workers = C.NumThreads ? C.NumThreads : getNumMultiprocessors();
-  Workers = unsigned(std::min<uint64_t>(Workers, NumCTAs));
+  // Workers take whole clusters.
+  uint64_t NumUnits = NumCTAs / ClusterSize;
+  Workers = unsigned(std::min<uint64_t>(Workers, NumUnits));
 
   // Faults in the kernel come back as errors (CTAWorker::runCTA).
   runtime::installKernelFaultHandler();
   CTAQueue Queue;
-  Queue.NumCTAs = NumCTAs;
+  // Units are CTAs, or whole clusters when the launch has them.
+  Queue.NumCTAs = NumUnits;
   Queue.NumWorkers = Workers;
   std::mutex ErrorLock;
   Error FirstError = Error::success();
@@ -686,6 +1006,12 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
     if (CoResident) {
       CooperativeWorker W(K, Params, C, Index, Workers, Pool, EnvRegs, Grid);
       Record(W.run(Queue.Failed));
+      PerWorker[Index] = W.Stats;
+      return;
+    }
+    if (ClusterSize > 1) {
+      ClusterWorker W(K, Params, C, Index, Workers, Pool, EnvRegs);
+      Record(W.runFrom(Queue));
       PerWorker[Index] = W.Stats;
       return;
     }

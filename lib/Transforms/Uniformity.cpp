@@ -80,6 +80,9 @@ Shape UniformityInfo::getSpecial(StringRef Name, char Component) const {
               "%nsmid", "%gridid"},
              Shape::uniform())
       .Cases({"%dynamic_smem_size", "%total_smem_size"}, Shape::uniform())
+      .Cases({"%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid",
+              "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster"},
+             Shape::uniform())
       .Default(Shape::varying());
 }
 

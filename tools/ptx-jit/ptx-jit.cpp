@@ -115,6 +115,12 @@ static cl::opt<std::string> BlockDim("block",
 static cl::alias BlockDimShort("b", cl::aliasopt(BlockDim),
                                cl::desc("Alias for --block"),
                                cl::cat(LaunchCategory));
+static cl::opt<std::string>
+    ClusterDim("cluster",
+               cl::desc("Thread block cluster X[,Y[,Z]] (sm_90; default: the "
+                        "kernel's .reqnctapercluster, else no clusters)"),
+               cl::value_desc("x,y,z"), cl::sub(RunCmd),
+               cl::cat(LaunchCategory));
 static cl::opt<unsigned> SharedBytes("shared", cl::init(0),
                                      cl::desc("Dynamic shared memory in bytes "
                                               "(default 0)"),
@@ -376,6 +382,15 @@ int main(int argc, char **argv) {
         return reportError(std::move(E));
       (*Out)->keep();
       return 0;
+    }
+    if (!ClusterDim.empty()) {
+      if (Error E = driver::parseDim3(ClusterDim, "cluster size", Opts.Cluster))
+        return reportError(std::move(E));
+      // 0,0,0 would mean "none given".
+      if (!Opts.Cluster[0] || !Opts.Cluster[1] || !Opts.Cluster[2])
+        return reportError(createStringError(
+            inconvertibleErrorCode(),
+            "invalid cluster size '" + ClusterDim + "': a dimension is 0"));
     }
     Opts.DynamicShared = SharedBytes;
     Opts.Args.assign(ArgSpecs.begin(), ArgSpecs.end());

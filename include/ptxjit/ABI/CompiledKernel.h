@@ -39,6 +39,12 @@ struct KernelLayout {
   /// does not fit them is rejected, as on a GPU.
   uint32_t ReqNTid[3] = {0, 0, 0};
   uint32_t MaxNTid[3] = {0, 0, 0};
+  /// Clusters (sm_90): the kernel's .reqnctapercluster (0 where absent),
+  /// .explicitcluster (a launch must give a cluster shape) and
+  /// .maxclusterrank (0: none).
+  uint32_t ReqNCTAPerCluster[3] = {0, 0, 0};
+  bool ExplicitCluster = false;
+  uint32_t MaxClusterRank = 0;
 };
 
 /// A kernel compiled for one block shape, ready to launch.

@@ -73,6 +73,9 @@ struct LaunchOptions {
   /// Cooperative launches: a grid that has only waited this long is
   /// deadlocked (LaunchFailure).
   double GridStallSeconds = 5;
+  /// Thread block clusters (cudaLaunchAttributeClusterDimension): 0,0,0 for
+  /// the kernel's .reqnctapercluster, or no clusters.
+  uint32_t ClusterDim[3] = {0, 0, 0};
 };
 
 class Context {

@@ -28,6 +28,8 @@ struct RunOptions {
   /// .reqntid, and a launch shape that is neither is an error.
   bool GridGiven = true;
   bool BlockGiven = true;
+  /// --cluster; 0,0,0: the kernel's .reqnctapercluster, or none.
+  uint32_t Cluster[3] = {0, 0, 0};
   uint32_t DynamicShared = 0;
   std::vector<std::string> Args;
   unsigned OptLevel = 2;

@@ -55,7 +55,7 @@ enum OpFlags : uint32_t {
   /// barriers; .arrive forms count but do not wait).
   OpSyncPoint = 1 << 8,
   /// Operands whose register roles (read or written) the analyses do not
-  /// model: call, cp.async and the instructions only parsed.
+  /// model: call and the instructions only parsed.
   OpOpaqueRoles = 1 << 9,
   /// The warp may wait for a value another warp writes while it runs
   /// (atomics); the kernel's warps then run as fibers.

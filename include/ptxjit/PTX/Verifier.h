@@ -15,9 +15,8 @@
 //  * !%p is allowed on any predicate source, the sink _ on any destination.
 //  * A call passes exactly the callee's (or prototype's) number of return
 //    values and arguments.
-//  * Instructions ptx-jit cannot run yet (mma, wmma, ldmatrix, mbarrier) are
-//    verified like any other and not reported; IRGen reports what it cannot
-//    lower.
+//  * Instructions ptx-jit cannot run yet (mma, wmma, ldmatrix) are verified
+//    like any other and not reported; IRGen reports what it cannot lower.
 //
 //===----------------------------------------------------------------------===//
 

@@ -99,6 +99,24 @@ public:
   /// count. Barriers still missing only these threads complete.
   void exitLanes(unsigned Warp, LaneMask Lanes, WakeFn Wake);
 
+  /// Lanes of Warp wait for something no named barrier tracks (an mbarrier
+  /// phase, the cluster barrier) until releaseExternal lets them go.
+  void waitExternal(unsigned Warp, LaneMask Lanes) {
+    Warps[Warp].Waiting |= Lanes;
+    Warps[Warp].External |= Lanes;
+  }
+  void releaseExternal(unsigned Warp, LaneMask Lanes, WakeFn Wake) {
+    WarpState &S = Warps[Warp];
+    Lanes &= S.External;
+    if (!Lanes)
+      return;
+    S.External &= ~Lanes;
+    S.Waiting &= ~Lanes;
+    S.Released |= Lanes;
+    Wake(Warp);
+  }
+  LaneMask externalLanes(unsigned Warp) const { return Warps[Warp].External; }
+
   /// The released lanes among Lanes, which are then no longer reported.
   LaneMask takeReleased(unsigned Warp, LaneMask Lanes = AllLanes) {
     LaneMask R = Warps[Warp].Released & Lanes;
@@ -127,15 +145,22 @@ public:
   /// Threads Barrier needs to complete now (0 when nothing arrived).
   unsigned numNeeded(unsigned Barrier) const;
 
+  /// Says what lanes of Warp that wait externally wait for.
+  using DescribeFn =
+      llvm::function_ref<void(llvm::raw_ostream &OS, unsigned Warp)>;
   /// What Warp is doing, for a deadlock report: "lanes 0-31 wait at barrier 0
-  /// (line 42)", "exited", ...
-  void describeWarp(llvm::raw_ostream &OS, unsigned Warp) const;
+  /// (line 42)", "exited", ...; DescribeExternal, if given, says what its
+  /// externally waiting lanes wait for.
+  void describeWarp(llvm::raw_ostream &OS, unsigned Warp,
+                    DescribeFn DescribeExternal = nullptr) const;
 
 private:
   struct WarpState {
     LaneMask Live = 0;
-    /// Union of WaitingAt.
+    /// Union of WaitingAt and External.
     LaneMask Waiting = 0;
+    /// Waiting for something other than a named barrier.
+    LaneMask External = 0;
     /// Released by a completed barrier and not yet taken.
     LaneMask Released = 0;
     LaneMask WaitingAt[NumCTABarriers] = {};

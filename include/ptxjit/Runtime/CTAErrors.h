@@ -56,6 +56,7 @@ enum class LaunchFailure : uint8_t {
   Deadlock,             ///< lanes wait for lanes that never arrive
   Cancelled,            ///< the launch's cancel flag (a time limit)
   CooperativeTooLarge,  ///< more CTAs than can be live at once
+  InvalidClusterSize,   ///< a cluster shape the grid or kernel rejects
 };
 
 /// A launch stopped or was refused; the message says where and why.

@@ -31,6 +31,8 @@
 namespace ptxjit {
 namespace runtime {
 
+class AsyncDomain;
+
 /// Runs one warp: all of its live lanes, from the kernel's entry to its exit.
 using WarpFn = void (*)(void *WarpCtx);
 
@@ -124,6 +126,28 @@ public:
     GridYield = Fn;
     GridYieldArg = Arg;
   }
+  /// The mbarrier objects and cluster of the CTA (AsyncDomain.h), and the
+  /// CTA's rank in its cluster. run() asks the domain what to do when no
+  /// warp is ready but some wait; without one, that is a deadlock.
+  void setAsyncDomain(AsyncDomain *D, unsigned Rank) {
+    Domain = D;
+    DomainRank = Rank;
+  }
+  AsyncDomain *asyncDomain() const { return Domain; }
+  unsigned clusterRank() const { return DomainRank; }
+  /// The running warp's Lanes wait for the domain, until it calls
+  /// releaseExternal.
+  void waitExternal(LaneMask Lanes) { Barriers.waitExternal(Current, Lanes); }
+  void releaseExternal(unsigned Warp, LaneMask Lanes) {
+    Barriers.releaseExternal(Warp, Lanes, [this](unsigned W) { wake(W); });
+  }
+  /// Stops the CTA with an error about the running warp (as a broken
+  /// barrier rule does); on fibers it does not return.
+  void failWarp(llvm::Error E) { stopFromWarp(warpError(std::move(E))); }
+  /// "warp 0 lanes 0-31 wait at barrier 1 (line 9); warps 1-3 exited": what
+  /// each warp does, for a deadlock report.
+  void describeWarps(llvm::raw_ostream &OS) const;
+
   /// Counts what moves the CTA on: warps that exit, warps a barrier
   /// releases, yields from loops that do more than wait.
   uint64_t progress() const { return Progress; }
@@ -176,6 +200,8 @@ private:
   /// good: the caller's frame must own nothing (build E in another function).
   void stopFromWarp(llvm::Error E);
   std::string ctaName() const;
+  /// Lanes of Warp exit (the barriers and the domain learn of it).
+  void exitWarpLanes(unsigned Warp, LaneMask Lanes);
   llvm::Error warpError(const llvm::Twine &Message) const;
   llvm::Error warpError(llvm::Error Cause) const;
   llvm::Error cancelledError() const;
@@ -190,6 +216,8 @@ private:
   bool OnFibers = false;
   /// Set by a warp to stop the CTA; run() returns it.
   llvm::Error Stop = llvm::Error::success();
+  AsyncDomain *Domain = nullptr;
+  unsigned DomainRank = 0;
   GridYieldFn GridYield = nullptr;
   void *GridYieldArg = nullptr;
   /// A warp yielded to the grid: run() calls GridYield next.

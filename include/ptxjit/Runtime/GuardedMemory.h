@@ -23,6 +23,16 @@ namespace runtime {
 /// null if memory runs out. Free with freeGuarded.
 void *allocateGuarded(size_t Size, size_t Align);
 void freeGuarded(void *Data, size_t Size);
+/// The shared memory of a cluster of Count CTAs: Count such allocations in
+/// one mapping, allocation I at the returned address + I * Stride, each
+/// between inaccessible pages, followed by Count more that map the same
+/// memory again (allocation Count + I is allocation I). So from any CTA's
+/// allocation, every CTA's is at a non-negative offset below Count * Stride,
+/// which is what a .shared::cluster address is. Free with
+/// freeClusterShared.
+void *allocateClusterShared(size_t Size, size_t Align, unsigned Count,
+                            size_t &Stride);
+void freeClusterShared(void *Data, size_t Size, unsigned Count);
 
 /// While a kernel runs on this thread: where a fault in it returns to, and
 /// what the report names.

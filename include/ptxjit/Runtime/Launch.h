@@ -41,7 +41,22 @@ struct LaunchConfig {
   /// Cooperative launches: a grid whose live CTAs all only wait, with no
   /// CTA moving on for this long, is deadlocked (GridProgress.h).
   double GridStallSeconds = 5;
+  /// Thread block clusters (sm_90): the CTAs of a cluster run together and
+  /// reach each other's shared memory (.shared::cluster). 0,0,0: the
+  /// kernel's .reqnctapercluster, or no clusters (each CTA alone).
+  uint32_t ClusterDim[3] = {0, 0, 0};
 };
+
+/// Clusters of more CTAs need cudaFuncAttributeNonPortableClusterSizeAllowed
+/// on a GPU; up to 16 run here either way.
+constexpr unsigned MaxPortableClusterSize = 8;
+constexpr unsigned MaxClusterSize = 16;
+
+/// The cluster shape a launch of Config runs with (1,1,1 without clusters);
+/// Explicit tells whether the launch or the kernel asked for clusters
+/// (%is_explicit_cluster).
+void getClusterShape(const LaunchConfig &Config, const KernelLayout &Layout,
+                     uint32_t Dim[3], bool &Explicit);
 
 struct LaunchStats {
   uint64_t CTAs = 0;
