@@ -71,6 +71,8 @@ static ErrorCode codeOfLaunchFailure(runtime::LaunchFailure F) {
     return ErrorCode::CooperativeLaunchTooLarge;
   case LaunchFailure::InvalidClusterSize:
     return ErrorCode::InvalidClusterSize;
+  case LaunchFailure::NotSupported:
+    return ErrorCode::NotSupported;
   case LaunchFailure::Trap:
   case LaunchFailure::Deadlock:
     return ErrorCode::LaunchFailure;

@@ -157,6 +157,9 @@ static WarpWaits findWarpWaits(const ptx::Module &M,
       if (ptx::hasFlag(I.Op, ptx::OpCTABarrier) &&
           !I.hasModifier(Modifier::Warp))
         Barriers = true;
+      // mbarrier and cluster waits park lanes in the runtime, branch or not.
+      if (ptx::hasFlag(I.Op, ptx::OpParksLanes))
+        return WarpWaits::Memory;
       Reads |= readsOthersWrites(I);
     }
   if (Reads && any_of(Callees, [&](const ptx::Function *F) {

@@ -88,8 +88,9 @@ static Error validateClusters(const LaunchConfig &C, const KernelLayout &L) {
                                 ".maxclusterrank {1}",
                                 Size, L.MaxClusterRank));
   if (Size > 1 && C.Cooperative)
-    return clusterError("cooperative launches with clusters are not "
-                        "supported");
+    return runtime::makeLaunchError(
+        runtime::LaunchFailure::NotSupported,
+        "cooperative launches with clusters are not supported");
   return Error::success();
 }
 

@@ -63,6 +63,9 @@ enum OpFlags : uint32_t {
   /// Effects beyond writing the destination operands (memory, control,
   /// synchronization, the debugger or the profiler).
   OpSideEffects = 1 << 11,
+  /// Reaches the runtime's mbarrier or cluster state, where lanes may be
+  /// parked until other warps or CTAs act: the warps run as fibers.
+  OpParksLanes = 1 << 12,
 };
 
 /// What an instruction's result is across the lanes of a warp, when the

@@ -57,6 +57,7 @@ enum class LaunchFailure : uint8_t {
   Cancelled,            ///< the launch's cancel flag (a time limit)
   CooperativeTooLarge,  ///< more CTAs than can be live at once
   InvalidClusterSize,   ///< a cluster shape the grid or kernel rejects
+  NotSupported,         ///< a combination ptx-jit does not run
 };
 
 /// A launch stopped or was refused; the message says where and why.

@@ -247,7 +247,11 @@ class CustomTest:
         for r in self.runs:
             fc = "FileCheck %s" + ("" if r.prefix == "CHECK"
                                    else " --check-prefix=" + r.prefix)
-            out.append("// RUN: ptx-jit run %s " + r.args[0] + " \\")
+            # One CTA unless the family gives its own grid: run needs -g.
+            first = r.args[0]
+            if not first.startswith("-g "):
+                first = "-g 1 " + first
+            out.append("// RUN: ptx-jit run %s " + first + " \\")
             for a in r.args[1:]:
                 out.append("// RUN:   " + a + " \\")
             out.append("// RUN:   " + r.extra + "| " + fc)
