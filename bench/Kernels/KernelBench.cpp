@@ -20,6 +20,7 @@
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/FrontEnd.h"
+#include "ptxjit/Runtime/DeviceArena.h"
 #include "ptxjit/Runtime/Launch.h"
 #include "ptxjit/Runtime/WarpRuntime.h"
 #include "llvm/ADT/StringExtras.h"
@@ -51,6 +52,11 @@ using namespace ptxjit::bench;
 static cl::opt<std::string>
     KernelDir("kernel-dir", cl::init(PTXJIT_BENCH_KERNEL_DIR),
               cl::desc("Directory holding the benchmark PTX files"));
+static cl::opt<bool> AddressChecks(
+    "address-checks",
+    cl::desc("Compile kernels with the device-range address checks "
+             "(`ptx-jit run` does; off by default here)"),
+    cl::init(false));
 static cl::opt<unsigned> Reps("reps", cl::init(9),
                               cl::desc("Timed runs of each version"));
 static cl::opt<unsigned> Warmup("warmup", cl::init(1),
@@ -88,7 +94,8 @@ public:
   Buffer() = default;
   explicit Buffer(size_t N) : N(N) {
     size_t Bytes = (N * sizeof(T) + 63) / 64 * 64;
-    P = static_cast<T *>(std::aligned_alloc(64, Bytes ? Bytes : 64));
+    // Device memory, as `ptx-jit run` and cudaMalloc give kernels.
+    P = static_cast<T *>(runtime::allocateDevice(Bytes ? Bytes : 64, 256));
     if (!P)
       report_fatal_error("out of memory");
     // Touch every page now, so no timed run pays for first-touch faults.
@@ -100,7 +107,7 @@ public:
     std::swap(N, O.N);
     return *this;
   }
-  ~Buffer() { std::free(P); }
+  ~Buffer() { runtime::freeDevice(P); }
   T *data() { return P; }
   const T *data() const { return P; }
   size_t size() const { return N; }
@@ -901,6 +908,7 @@ int main(int argc, char **argv) {
   }
   JITOptions JO;
   JO.OptLevel = OptLevel;
+  JO.CheckAddresses = AddressChecks;
   // Barriers and warp-synchronous instructions call into the runtime.
   JO.Symbols = runtime::getRuntimeSymbols();
   Expected<std::unique_ptr<KernelJIT>> J = KernelJIT::create(JO);

@@ -12,6 +12,7 @@
 #include "APIHelpers.h"
 #include "Capture.h"
 #include "GraphAPIHelpers.h"
+#include "ptxjit/Runtime/DeviceArena.h"
 #include "llvm/ADT/DenseSet.h"
 #include <cstdlib>
 #include <cstring>
@@ -38,9 +39,12 @@ struct MemoryKinds {
   void addPageLocked(const void *P, size_t Size) {
     std::lock_guard<std::mutex> G(Lock);
     PageLocked[uintptr_t(P)] = Size;
+    // Kernels may reach it (generated code's address checks ask).
+    runtime::registerHostMemory(P, Size);
   }
   bool removePageLocked(const void *P) {
     std::lock_guard<std::mutex> G(Lock);
+    runtime::unregisterHostMemory(P);
     return PageLocked.erase(uintptr_t(P)) != 0;
   }
   bool isPageLocked(const void *P) {

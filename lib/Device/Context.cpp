@@ -29,6 +29,8 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions &Opts) {
   std::unique_ptr<Context> C(new Context(Opts));
   JITOptions JO;
   JO.OptLevel = Opts.OptLevel;
+  // Global memory is the context's allocations, all in the device range.
+  JO.CheckAddresses = true;
   // The runtime's entry points, from the table the generated code's
   // declarations come from.
   JO.Symbols = runtime::getRuntimeSymbols();

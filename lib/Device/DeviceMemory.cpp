@@ -2,7 +2,7 @@
 
 #include "ptxjit/Device/DeviceMemory.h"
 #include "ptxjit/Device/DeviceError.h"
-#include "ptxjit/Runtime/GuardedMemory.h"
+#include "ptxjit/Runtime/DeviceArena.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
@@ -11,11 +11,11 @@ using namespace ptxjit::device;
 
 DeviceMemory::~DeviceMemory() {
   for (auto &[Base, A] : Live)
-    runtime::freeGuarded(A.Base, A.Size);
+    runtime::freeDevice(A.Base);
 }
 
 Expected<void *> DeviceMemory::allocate(uint64_t Size) {
-  void *P = runtime::allocateGuarded(Size, Alignment);
+  void *P = runtime::allocateDevice(Size, Alignment);
   if (!P)
     return makeDeviceError(
         ErrorCode::MemoryAllocation,
@@ -41,7 +41,7 @@ Error DeviceMemory::free(void *Ptr) {
     Live.erase(It);
     AllocatedBytes -= A.Size;
   }
-  runtime::freeGuarded(A.Base, A.Size);
+  runtime::freeDevice(A.Base);
   return Error::success();
 }
 

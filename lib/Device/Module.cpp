@@ -5,7 +5,9 @@
 #include "ptxjit/IRGen/IRGen.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/GlobalImage.h"
+#include "ptxjit/Runtime/DeviceArena.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Endian.h"
 #include <cstring>
 
@@ -44,6 +46,10 @@ Error Module::allocateVariables() {
     if (!Mem)
       return Mem.takeError();
     std::memcpy(*Mem, Image.Bytes.data(), Image.Bytes.size());
+    runtime::setDeviceAllocationName(*Mem, ("variable '" + llvm::Twine(V.Name) +
+                                            "' (" + llvm::Twine(Image.Size) +
+                                            " bytes)")
+                                               .str());
     Variables[V.Name] = {*Mem, Image.Size};
     VariableSymbols.push_back({getModuleVariableSymbol(V.Name), *Mem});
     Images.push_back(std::move(Image));

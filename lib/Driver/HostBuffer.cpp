@@ -1,7 +1,7 @@
 //===- HostBuffer.cpp - The memory behind a buffer SPEC -------------------===//
 
 #include "ptxjit/Driver/HostBuffer.h"
-#include "ptxjit/Runtime/GuardedMemory.h"
+#include "ptxjit/Runtime/DeviceArena.h"
 #include "llvm/Support/Endian.h"
 #include <algorithm>
 #include <cstring>
@@ -14,9 +14,9 @@ using namespace ptxjit::driver;
 Expected<HostBuffer> HostBuffer::create(ElementType Ty, uint64_t Count) {
   // Never allocate zero bytes, so an empty buffer still has a unique address.
   size_t Size = std::max<size_t>(Count * getElementSize(Ty), 1);
-  // Guard pages around the data: a kernel running past its buffer faults
-  // (and is reported) instead of corrupting the heap.
-  void *Data = runtime::allocateGuarded(Size, Alignment);
+  // Device memory: a kernel running past its buffer faults (and is
+  // reported) instead of reaching another buffer or the host's heap.
+  void *Data = runtime::allocateDevice(Size, Alignment);
   if (!Data)
     return createStringError("cannot allocate %zu bytes for %s[%llu]", Size,
                              getElementTypeName(Ty).data(),
@@ -41,7 +41,7 @@ HostBuffer &HostBuffer::operator=(HostBuffer &&Other) {
 
 HostBuffer::~HostBuffer() {
   if (Data)
-    runtime::freeGuarded(Data, std::max<size_t>(getSizeInBytes(), 1));
+    runtime::freeDevice(Data);
 }
 
 uint64_t HostBuffer::getBits(uint64_t I) const {

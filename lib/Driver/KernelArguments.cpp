@@ -3,9 +3,12 @@
 #include "ptxjit/Driver/KernelArguments.h"
 #include "ptxjit/Driver/BufferFile.h"
 #include "ptxjit/Driver/BufferPrinter.h"
+#include "ptxjit/Runtime/DeviceArena.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
+using namespace ptxjit;
 using namespace ptxjit::driver;
 
 static Error checkCount(ArrayRef<ParamDesc> Params,
@@ -44,11 +47,24 @@ static Expected<BoundArgument> bindArgument(const ParamDesc &Param,
 
   if (Error E = checkBufferParam(Param))
     return std::move(E);
+  // An output that cannot be written fails before the kernel runs.
+  if (Arg.Spec.Buf.Output.Kind == BufferOutput::File)
+    if (Error E = checkOutputPath(Arg.Spec.Buf.Output.Path))
+      return createStringError("parameter '%s': --arg '%s': %s",
+                               Param.Name.c_str(), Spec.str().c_str(),
+                               toString(std::move(E)).c_str());
   Expected<HostBuffer> Buf = HostBuffer::create(Arg.Spec.Buf, Index);
   if (!Buf)
     return createStringError("parameter '%s': --arg '%s': %s",
                              Param.Name.c_str(), Spec.str().c_str(),
                              toString(Buf.takeError()).c_str());
+  // Fault reports name the buffer as the command line gave it.
+  runtime::setDeviceAllocationName(
+      Buf->data(), formatv("buffer {0} (`{1}[{2}]`, `--arg {0}`, parameter "
+                           "'{3}')",
+                           Index, getElementTypeName(Arg.Spec.Buf.Type),
+                           Arg.Spec.Buf.Count, Param.Name)
+                       .str());
   Arg.Value = encodePointer(reinterpret_cast<uintptr_t>(Buf->data()));
   Arg.Buffer = std::move(*Buf);
   return Arg;

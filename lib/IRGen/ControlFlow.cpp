@@ -417,6 +417,7 @@ Error FunctionLowering::lowerBlock(unsigned Index) {
       Last = &Inst;
       continue;
     }
+    B.SetCurrentDebugLocation(ML.DebugLocs.get(Fn, Inst.Loc));
     if (isSyncPoint(F, I) && I != Blk.Begin) {
       // Sync points start their block (see PTXCFG::build); only labels and
       // directives may come before.
@@ -439,5 +440,7 @@ Error FunctionLowering::lowerBlock(unsigned Index) {
       B.SetInsertPoint(Join);
     }
   }
+  if (Last)
+    B.SetCurrentDebugLocation(ML.DebugLocs.get(Fn, Last->Loc));
   return lowerTerminator(Index, Last);
 }

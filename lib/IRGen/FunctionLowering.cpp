@@ -999,6 +999,7 @@ Value *FunctionLowering::getLocalStackRange(Value *&Top) {
 Error FunctionLowering::lower() {
   AllocaBB = BasicBlock::Create(ML.Ctx, "entry", Fn);
   B.SetInsertPoint(AllocaBB);
+  B.SetCurrentDebugLocation(ML.DebugLocs.get(Fn, F.Loc));
   Type *I32 = B.getInt32Ty();
   if (F.IsEntry) {
     ParamsArg = Fn->getArg(0);

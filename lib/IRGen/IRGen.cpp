@@ -5,11 +5,15 @@
 #include "ptxjit/PTX/GlobalImage.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/Transforms/Pipeline.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 
@@ -21,7 +25,7 @@ using ptx::StateSpace;
 
 ModuleLowering::ModuleLowering(const ptx::Module &PM, Module &LM,
                                const KernelShape &KS)
-    : PM(PM), LM(LM), Ctx(LM.getContext()), KS(KS) {
+    : PM(PM), LM(LM), Ctx(LM.getContext()), KS(KS), DebugLocs(PM, LM) {
   WarpCtxTy = getWarpContextType(Ctx);
 }
 
@@ -338,6 +342,7 @@ Error ModuleLowering::lowerFunction(const ptx::Function &F, Function *Fn) {
       transforms::runPipeline(PM, F, Alloc);
   if (!P)
     return P.takeError();
+  DebugLocs.beginFunction(F, Fn);
   FunctionLowering FL(*this, P->F, Fn, std::move(*P->CFG));
   return FL.lower();
 }
@@ -360,6 +365,45 @@ Expected<Function *> ModuleLowering::emitKernel(const ptx::Function &F) {
   return Fn;
 }
 
+/// The PTX file's name, and where .loc directives say each PTX line of the
+/// kernel's functions came from (KernelLayout::SourceLines).
+static void recordSourceLines(const ptx::Module &M, const ptx::Function &Kernel,
+                              KernelLayout &Layout) {
+  const SourceMgr &SM = M.getSourceMgr();
+  Layout.PTXFile =
+      sys::path::filename(
+          SM.getMemoryBuffer(SM.getMainFileID())->getBufferIdentifier())
+          .str();
+  DenseMap<unsigned, uint32_t> FileIndex; // .file number -> SourceFiles
+  for (const ptx::FileDirective &FD : M.Files) {
+    FileIndex[FD.Index] = Layout.SourceFiles.size();
+    Layout.SourceFiles.push_back(FD.Name);
+  }
+  if (FileIndex.empty())
+    return;
+  for (const ptx::Function *Fn : ptx::getCallees(M, Kernel)) {
+    const ptx::Statement *Loc = nullptr;
+    for (const ptx::Statement &S : Fn->Body) {
+      if (S.Kind == ptx::Statement::Loc)
+        Loc = S.LocLine && FileIndex.count(S.LocFile) ? &S : nullptr;
+      if (S.Kind != ptx::Statement::Inst || !Loc)
+        continue;
+      if (unsigned Line = M.getLine(S.Instr.Loc))
+        Layout.SourceLines.push_back(
+            {Line, FileIndex[Loc->LocFile], Loc->LocLine});
+    }
+  }
+  llvm::sort(Layout.SourceLines, [](const SourceLine &A, const SourceLine &B) {
+    return A.PTXLine < B.PTXLine;
+  });
+  Layout.SourceLines.erase(
+      std::unique(Layout.SourceLines.begin(), Layout.SourceLines.end(),
+                  [](const SourceLine &A, const SourceLine &B) {
+                    return A.PTXLine == B.PTXLine;
+                  }),
+      Layout.SourceLines.end());
+}
+
 Expected<std::unique_ptr<Module>>
 ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
                    const KernelShape &Shape, LLVMContext &Ctx,
@@ -379,6 +423,8 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   Expected<Function *> Fn = ML.emitKernel(*F);
   if (!Fn)
     return Fn.takeError();
+  ML.DebugLocs.finalize();
+  attachMissingDebugLocations(*LM);
   std::string Broken;
   raw_string_ostream OS(Broken);
   if (verifyModule(*LM, &OS))
@@ -406,6 +452,7 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
                                   : F->NumReqNCTAPerCluster ? 1
                                                             : 0;
   }
+  recordSourceLines(M, *F, Layout);
   Layout.ExplicitCluster = F->ExplicitCluster;
   Layout.MaxClusterRank = F->MaxClusterRank;
   return std::move(LM);

@@ -12,6 +12,7 @@
 #ifndef PTXJIT_LIB_IRGEN_LOWERING_H
 #define PTXJIT_LIB_IRGEN_LOWERING_H
 
+#include "DebugLocations.h"
 #include "WarpLaneState.h"
 #include "ptxjit/IRGen/IRGen.h"
 #include "ptxjit/IRGen/RuntimeABI.h"
@@ -63,6 +64,8 @@ public:
   /// KernelLayout::PhaseStateSize of the kernel, once lowered.
   uint64_t PhaseStateSize = 0;
   IRGenOptions Options;
+  /// PTX lines of the generated instructions.
+  DebugLocations DebugLocs;
   llvm::DenseMap<const ptx::Function *, llvm::Function *> DeviceFunctions;
   /// Device functions whose bodies still need to be emitted.
   std::vector<const ptx::Function *> Pending;
@@ -132,6 +135,11 @@ public:
   llvm::Value *maskToVector(llvm::Value *Mask);
   llvm::Value *laneIndices();
 
+  /// A global or generic access of Bytes bytes through AddrOp (at Addr):
+  /// checks that its active lanes' addresses lie in device memory and are
+  /// aligned, and stops the warp with a report if not (AddressChecks.cpp).
+  void checkAccess(const ptx::Instruction &I, const ptx::Operand &AddrOp,
+                   const LaneValue &Addr, unsigned Bytes, AccessKind Kind);
   /// Host address of a memory operand for each lane.
   llvm::Expected<LaneValue> getAddress(const ptx::Operand &Op,
                                        ptx::StateSpace Space);
@@ -382,6 +390,8 @@ private:
   /// laneOf's scratch: room for the widest vector register, shared by all
   /// its uses (each stores a vector and reads one lane right after).
   llvm::AllocaInst *LaneScratch = nullptr;
+  /// checkAccess's <32 x i64> of the addresses for the runtime.
+  llvm::AllocaInst *AccessAddresses = nullptr;
   const ptx::Instruction *CurInst = nullptr;
   llvm::StringMap<Register> Registers;
   /// Variables by block scope: `{ .param .b64 param0; ... }` call sequences

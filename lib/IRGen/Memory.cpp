@@ -88,6 +88,7 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
   unsigned Size = ptx::getBitWidth(T) / 8;
   const Operand &Dst = I.Operands[0];
   unsigned N = Dst.Kind == Operand::Vector ? Dst.Elements.size() : 1;
+  FL.checkAccess(I, I.Operands[1], *Addr, Size * N, AK_Load);
   for (unsigned K = 0; K != N; ++K) {
     const Operand &D = Dst.Kind == Operand::Vector ? Dst.Elements[K] : Dst;
     if (D.Kind == Operand::Sink)
@@ -127,6 +128,7 @@ static Error lowerStore(FunctionLowering &FL, const ptx::Instruction &I) {
   unsigned Size = ptx::getBitWidth(T) / 8;
   const Operand &Src = I.Operands[1];
   unsigned N = Src.Kind == Operand::Vector ? Src.Elements.size() : 1;
+  FL.checkAccess(I, I.Operands[0], *Addr, Size * N, AK_Store);
   for (unsigned K = 0; K != N; ++K) {
     const Operand &S = Src.Kind == Operand::Vector ? Src.Elements[K] : Src;
     if (S.Kind == Operand::Sink)
@@ -257,6 +259,7 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
   Type *Elt = FL.getLaneType(T);
   unsigned Size = ptx::getBitWidth(T) / 8;
   AtomicOrdering Ordering = orderingOf(I);
+  FL.checkAccess(I, I.Operands[AddrIdx], *Addr, Size, AK_Atomic);
   if (!Half &&
       (I.Space == StateSpace::Shared || I.Space == StateSpace::SharedCTA)) {
     // Only this CTA, on this host thread, sees its shared memory.

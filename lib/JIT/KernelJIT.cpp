@@ -70,6 +70,7 @@ void ptxjit::optimizeModule(Module &M, unsigned OptLevel) {
                                             : OptimizationLevel::O3;
   ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
   MPM.run(M, MAM);
+  attachMissingDebugLocations(M);
 }
 
 KernelJIT::KernelJIT(std::unique_ptr<LLJIT> J, const JITOptions &Opts)
@@ -115,6 +116,7 @@ Expected<CompiledKernel> KernelJIT::compile(
   CompiledKernel K;
   IRGenOptions IROpts;
   IROpts.ExternalModuleVariables = ModuleVariables != nullptr;
+  IROpts.CheckAddresses = Opts.CheckAddresses;
   Expected<std::unique_ptr<Module>> LM =
       emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
   if (!LM)

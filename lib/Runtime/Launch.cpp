@@ -3,6 +3,7 @@
 #include "ptxjit/Runtime/Launch.h"
 #include "ptxjit/ABI/CompiledKernel.h"
 #include "ptxjit/ABI/WarpABI.h"
+#include "ptxjit/Runtime/AccessChecks.h"
 #include "ptxjit/Runtime/AsyncDomain.h"
 #include "ptxjit/Runtime/CTAErrors.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
@@ -354,13 +355,13 @@ public:
   Error faultError(const uint32_t *Id, const void *Address) {
     unsigned W = K.Layout.UsesCTABarriers ? Scheduler.currentWarp()
                                           : unsigned(RunningWarp);
+    std::string Where = formatv("kernel '{0}', CTA ({1},{2},{3}), warp {4}",
+                                K.Name, Id[0], Id[1], Id[2], W);
+    const WarpContext *Ctx = W < Slots.size() ? &Slots[W].Ctx : nullptr;
     return makeLaunchError(
         runtime::LaunchFailure::IllegalAddress,
-        formatv("invalid memory access at 0x{0} in kernel '{1}', CTA "
-                "({2},{3},{4}), warp {5}",
-                utohexstr(reinterpret_cast<uintptr_t>(Address),
-                          /*LowerCase=*/true),
-                K.Name, Id[0], Id[1], Id[2], W));
+        runtime::describeSignalFault(
+            Ctx, reinterpret_cast<uintptr_t>(Address), K.Layout, Where));
   }
 
   LaunchStats Stats;
@@ -482,6 +483,10 @@ private:
                   "lanes {2} (line {3})",
                   Ctx.StatusAux, Where, lanesText(Ctx.StatusLanes),
                   Ctx.StatusLine));
+    case WS_MemoryFault:
+      return makeLaunchError(
+          LaunchFailure::IllegalAddress,
+          runtime::describeAccessFault(Ctx, K.Layout, Where));
     case WS_Cancelled:
       return makeLaunchError(
           LaunchFailure::Cancelled,

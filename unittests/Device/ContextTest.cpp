@@ -369,7 +369,14 @@ TEST(ContextTest, AFaultIsStickyAndANewContextWorks) {
   ASSERT_TRUE(ok(C->launch(*Store, {4, 1, 1}, {32, 1, 1}, 0, nullptr, Args)));
   auto [Code, Message] = device::takeError(C->synchronize());
   EXPECT_EQ(Code, ErrorCode::IllegalAddress);
-  EXPECT_NE(Message.find("invalid memory access at 0x40 in kernel 'storeTo'"),
+  // The report names the access, the lanes and the address.
+  EXPECT_NE(Message.find("null pointer global store of 4 bytes in kernel "
+                         "'storeTo'"),
+            std::string::npos)
+      << Message;
+  EXPECT_NE(Message.find(", lanes 0-31, at line 11"), std::string::npos)
+      << Message;
+  EXPECT_NE(Message.find("lane 0: address 0x40 is a null pointer (offset 64)"),
             std::string::npos)
       << Message;
   // From now on the context refuses work with the same error.

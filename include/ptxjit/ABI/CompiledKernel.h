@@ -18,6 +18,13 @@
 
 namespace ptxjit {
 
+/// A line of CUDA source a PTX line came from (.loc).
+struct SourceLine {
+  uint32_t PTXLine = 0;
+  uint32_t File = 0; ///< index into KernelLayout::SourceFiles
+  uint32_t Line = 0;
+};
+
 /// Layout facts the runtime needs to launch the generated warp function.
 struct KernelLayout {
   std::string WarpFunctionName;
@@ -45,6 +52,12 @@ struct KernelLayout {
   uint32_t ReqNCTAPerCluster[3] = {0, 0, 0};
   bool ExplicitCluster = false;
   uint32_t MaxClusterRank = 0;
+  /// The PTX file's name, and for PTX with .file/.loc directives the CUDA
+  /// source line of each PTX instruction line of the kernel's functions,
+  /// sorted by PTX line: reports name both.
+  std::string PTXFile;
+  std::vector<std::string> SourceFiles;
+  std::vector<SourceLine> SourceLines;
 };
 
 /// A kernel compiled for one block shape, ready to launch.

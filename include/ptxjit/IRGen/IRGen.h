@@ -28,7 +28,15 @@ struct IRGenOptions {
   /// memory the loader owns and shares between kernels. Otherwise each
   /// generated module defines its own, initialized.
   bool ExternalModuleVariables = false;
+  /// Global and generic accesses check that their addresses lie in device
+  /// memory and are aligned, and stop the warp with a report if not
+  /// (IRGen/AddressChecks.cpp).
+  bool CheckAddresses = true;
 };
+
+/// Gives every instruction of M's functions that have a subprogram a
+/// debug location: passes leave some without one, or at line 0.
+void attachMissingDebugLocations(llvm::Module &M);
 
 /// The symbol of a module variable in generated code.
 std::string getModuleVariableSymbol(llvm::StringRef Name);

@@ -27,6 +27,10 @@ class Module;
 
 struct JITOptions {
   unsigned OptLevel = 2; ///< 0-3
+  /// Generated code checks global and generic addresses against the device
+  /// range (IRGenOptions::CheckAddresses): for callers whose global memory
+  /// all comes from runtime::allocateDevice, as device::Context's does.
+  bool CheckAddresses = false;
   /// Host functions generated code may call (runtime entry points).
   std::vector<std::pair<std::string, void *>> Symbols;
 };

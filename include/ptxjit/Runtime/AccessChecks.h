@@ -1,0 +1,41 @@
+//===- AccessChecks.h - Reports of wild global and generic accesses -*- C++
+//-*-===//
+//
+// Generated code checks each global or generic access against the device
+// range (DeviceArena.h) and calls ptxjit_rt_check_access for lanes outside
+// it or misaligned; that tells legitimate shared, local and host addresses
+// from faults and records a fault with every lane's address. A fault the
+// check let through (an address in the range but in no allocation) is
+// caught by a signal; the warp's AccessSite still names the access.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PTXJIT_RUNTIME_ACCESSCHECKS_H
+#define PTXJIT_RUNTIME_ACCESSCHECKS_H
+
+#include "ptxjit/ABI/CompiledKernel.h"
+#include "ptxjit/ABI/WarpABI.h"
+#include <string>
+
+namespace ptxjit {
+namespace runtime {
+
+/// "line 23 of k.ptx (k.cu:12)": the PTX line and, where the PTX carries
+/// .loc, the CUDA source line.
+std::string describeLine(const KernelLayout &L, unsigned PTXLine);
+
+/// The report of a warp stopped with WS_MemoryFault; Where names kernel,
+/// CTA and warp.
+std::string describeAccessFault(const WarpContext &Ctx, const KernelLayout &L,
+                                const std::string &Where);
+
+/// The report of a fault a signal caught at Address while the warp at Ctx
+/// ran (null if not known).
+std::string describeSignalFault(const WarpContext *Ctx, uint64_t Address,
+                                const KernelLayout &L,
+                                const std::string &Where);
+
+} // namespace runtime
+} // namespace ptxjit
+
+#endif

@@ -1,0 +1,74 @@
+//===- AddressChecks.cpp - Global and generic addresses checked -----------===//
+//
+// Each global or generic access through a register checks its lanes'
+// addresses against the device range and their alignment: one subtraction,
+// AND and compare per access (scalar for uniform addresses). Lanes that
+// fail go to ptxjit_rt_check_access on a cold path, which lets through
+// shared, local and host memory a kernel may reach and stops the warp with
+// an exact report for the rest. The access's site (line, kind, size) is
+// stored in the warp context first, so that a fault a signal catches (an
+// address in the range but in no allocation) still names it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+#include "ptxjit/ABI/DeviceRange.h"
+#include "ptxjit/ABI/WarpABI.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::irgen;
+using ptx::StateSpace;
+
+void FunctionLowering::checkAccess(const ptx::Instruction &I,
+                                   const ptx::Operand &AddrOp,
+                                   const LaneValue &Addr, unsigned Bytes,
+                                   AccessKind Kind) {
+  if (!ML.Options.CheckAddresses)
+    return;
+  bool Global = I.Space == StateSpace::Global;
+  if (!Global && I.Space != StateSpace::Generic && I.Space != StateSpace::None)
+    return;
+  // A variable's own address (plus a constant) is valid by construction.
+  if (!AddrOp.BaseIsRegister &&
+      (AddrOp.Name.empty() || !findRegister(AddrOp.Name)))
+    return;
+  if (!isPowerOf2_32(Bytes))
+    return;
+  uint32_t Site = makeAccessSite(
+      getLine(I.Loc), Global ? AS_Global : AS_Generic, Kind, Log2_32(Bytes));
+  B.CreateStore(B.getInt32(Site),
+                B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_AccessSite));
+  // Outside the range, or misaligned: a bit of this is set.
+  uint64_t Bits = ~(DeviceArenaSize - 1) | uint64_t(Bytes - 1);
+  Value *Base = B.getInt64(DeviceArenaBase), *Mask = B.getInt64(Bits);
+  Value *Active = getInstMask(), *Bad;
+  if (Addr.isScalar()) {
+    Value *Off = B.CreateAnd(B.CreateSub(Addr.V, Base), Mask);
+    Bad = B.CreateSelect(B.CreateICmpNE(Off, B.getInt64(0)), Active,
+                         B.getInt32(0));
+  } else {
+    Value *Off = B.CreateAnd(B.CreateSub(Addr.V, splat(Base)), splat(Mask));
+    Value *Ne = B.CreateICmpNE(Off, splat(B.getInt64(0)));
+    Bad = B.CreateAnd(B.CreateBitCast(Ne, B.getInt32Ty()), Active);
+  }
+  BasicBlock *Cold = BasicBlock::Create(ML.Ctx, "access.check", Fn);
+  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "access.ok", Fn);
+  MDBuilder MDB(ML.Ctx);
+  B.CreateCondBr(B.CreateICmpNE(Bad, B.getInt32(0)), Cold, Cont,
+                 MDB.createUnlikelyBranchWeights());
+  B.SetInsertPoint(Cold);
+  // One slot for all of the function's checks.
+  if (!AccessAddresses)
+    AccessAddresses =
+        createTemporary(FixedVectorType::get(B.getInt64Ty(), Lanes));
+  B.CreateStore(widen(Addr.V), AccessAddresses);
+  Value *Faulting =
+      B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::CheckAccess),
+                   {CtxArg, AccessAddresses, Bad, B.getInt32(Site)});
+  B.CreateCondBr(B.CreateICmpNE(Faulting, B.getInt32(0)), StopBB, Cont,
+                 MDB.createUnlikelyBranchWeights());
+  B.SetInsertPoint(Cont);
+}
