@@ -25,6 +25,12 @@ llvm::Error readBufferFile(llvm::StringRef Path, HostBuffer &Buf);
 /// Writes \p Buf to \p Path, as .npy version 1.0 (shape (COUNT,)) if the name
 /// ends in ".npy", else raw. The file is replaced only once it is complete.
 llvm::Error writeBuffer(llvm::StringRef Path, const HostBuffer &Buf);
+/// Checks, before a kernel runs, that writeBuffer can write Path: it is not
+/// a directory, and it (or, if it does not exist, its directory) is
+/// writable. writeBuffer follows a symbolic link to its target, writes a
+/// regular file atomically (beside it, then renamed over it) and writes
+/// FIFOs, character devices and other non-regular files in place.
+llvm::Error checkOutputPath(llvm::StringRef Path);
 
 } // namespace driver
 } // namespace ptxjit
