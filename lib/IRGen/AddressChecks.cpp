@@ -15,12 +15,36 @@
 #include "ptxjit/ABI/DeviceRange.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::irgen;
 using ptx::StateSpace;
+
+std::pair<Constant *, unsigned> ModuleLowering::getVariableTable() {
+  constexpr StringLiteral Name = "ptxjit.variables";
+  if (GlobalVariable *G = LM.getNamedGlobal(Name))
+    return {G, cast<ArrayType>(G->getValueType())->getNumElements() / 2};
+  // Address and size of each variable the module defines (those the loader
+  // owns are device memory already).
+  SmallVector<Constant *, 16> Words;
+  Type *I64 = Type::getInt64Ty(Ctx);
+  for (const auto &Entry : Globals) {
+    GlobalVariable *GV = Entry.getValue();
+    if (GV->isDeclaration())
+      continue;
+    Words.push_back(ConstantExpr::getPtrToInt(GV, I64));
+    Words.push_back(ConstantInt::get(
+        I64, LM.getDataLayout().getTypeAllocSize(GV->getValueType())));
+  }
+  auto *Ty = ArrayType::get(I64, Words.size());
+  auto *G = new GlobalVariable(LM, Ty, /*isConstant=*/true,
+                               GlobalValue::PrivateLinkage,
+                               ConstantArray::get(Ty, Words), Name);
+  return {G, unsigned(Words.size() / 2)};
+}
 
 void FunctionLowering::checkAccess(const ptx::Instruction &I,
                                    const ptx::Operand &AddrOp,
@@ -65,9 +89,11 @@ void FunctionLowering::checkAccess(const ptx::Instruction &I,
     AccessAddresses =
         createTemporary(FixedVectorType::get(B.getInt64Ty(), Lanes));
   B.CreateStore(widen(Addr.V), AccessAddresses);
+  auto [Variables, NumVariables] = ML.getVariableTable();
   Value *Faulting =
       B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::CheckAccess),
-                   {CtxArg, AccessAddresses, Bad, B.getInt32(Site)});
+                   {CtxArg, AccessAddresses, Bad, B.getInt32(Site), Variables,
+                    B.getInt32(NumVariables)});
   B.CreateCondBr(B.CreateICmpNE(Faulting, B.getInt32(0)), StopBB, Cont,
                  MDB.createUnlikelyBranchWeights());
   B.SetInsertPoint(Cont);

@@ -77,6 +77,9 @@ public:
   llvm::BumpPtrAllocator Alloc;
   /// Zeroed constant storage that loads no lane needs read instead.
   llvm::GlobalVariable *getLoadDummy();
+  /// The address and size of each variable the module defines, as an
+  /// i64 array, and how many there are (AddressChecks.cpp).
+  std::pair<llvm::Constant *, unsigned> getVariableTable();
   /// Declares a runtime entry point (RuntimeEntryPoints.def).
   llvm::FunctionCallee getRuntimeFunction(RuntimeEntry E);
 

@@ -163,8 +163,11 @@ Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
                         raw_ostream &OS) {
   LLVMContext Ctx;
   KernelLayout Layout;
+  // As compile() makes it by default: without address checks.
+  IRGenOptions IROpts;
+  IROpts.CheckAddresses = false;
   Expected<std::unique_ptr<Module>> LM =
-      emitKernel(M, Kernel, Shape, Ctx, Layout);
+      emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);
   if (!LM)
     return LM.takeError();
   optimizeModule(**LM, OptLevel);

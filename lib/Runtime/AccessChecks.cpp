@@ -67,16 +67,30 @@ static bool isReachable(const WarpContext &W, uint64_t A, uint64_t Size) {
   return isOnOwnStack(A, Size) || isAllocatedMemory(A, Size);
 }
 
+/// Whether [A, A + Size) lies in one of the module's own variables.
+static bool isModuleVariable(const uint64_t *Variables, uint32_t N, uint64_t A,
+                             uint64_t Size) {
+  for (uint32_t I = 0; I != N; ++I) {
+    uint64_t Off = A - Variables[2 * I], VarSize = Variables[2 * I + 1];
+    if (Off < VarSize && Size <= VarSize - Off)
+      return true;
+  }
+  return false;
+}
+
 extern "C" uint32_t ptxjit_rt_check_access(void *Warp,
                                            const uint64_t *Addresses,
-                                           uint32_t Lanes, uint32_t Site) {
+                                           uint32_t Lanes, uint32_t Site,
+                                           const uint64_t *Variables,
+                                           uint32_t NumVariables) {
   auto &W = *static_cast<WarpContext *>(Warp);
   uint64_t Size = getAccessSiteSize(Site);
   uint32_t Faulting = 0;
   for (uint32_t L = Lanes; L; L &= L - 1) {
     unsigned Lane = countr_zero(L);
     uint64_t A = Addresses[Lane];
-    if (A % Size || (!isInDeviceArena(A) && !isReachable(W, A, Size)))
+    if (A % Size || (!isInDeviceArena(A) && !isReachable(W, A, Size) &&
+                     !isModuleVariable(Variables, NumVariables, A, Size)))
       Faulting |= 1u << Lane;
   }
   if (!Faulting)
