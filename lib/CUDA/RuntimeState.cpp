@@ -25,6 +25,9 @@ Expected<device::Context &> RuntimeState::getContext() {
     device::ContextOptions Opts;
     if (const char *Threads = std::getenv("PTXJIT_THREADS"))
       Opts.NumThreads = unsigned(std::strtoul(Threads, nullptr, 10));
+    // The kernel cache, where PTXJIT_CACHE_DIR or the default puts it.
+    Opts.Cache = cache::getDiskCacheOptions(std::nullopt, /*Disable=*/false,
+                                            errs());
     Expected<std::unique_ptr<device::Context>> C =
         device::Context::create(Opts);
     if (!C)

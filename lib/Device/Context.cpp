@@ -1,6 +1,7 @@
 //===- Context.cpp - The emulated device, as a library --------------------===//
 
 #include "ptxjit/Device/Context.h"
+#include "ptxjit/Cache/KernelEntry.h"
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/FrontEnd.h"
@@ -36,6 +37,8 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions &Opts) {
   if (!J)
     return withErrorCode(J.takeError(), ErrorCode::InitializationError);
   C->JIT = std::move(*J);
+  if (Opts.Cache)
+    C->Cache = std::make_unique<cache::DiskCache>(*Opts.Cache);
   // The caller's thread runs CTAs too: the pool needs one thread fewer.
   unsigned Threads = Opts.NumThreads
                          ? Opts.NumThreads
@@ -238,9 +241,10 @@ void Context::printStats(raw_ostream &OS) const {
       if (!S.Compilations && !S.Launches)
         continue;
       OS << formatv("ptx-jit: kernel '{0}': {1} launches, {2} CTAs, run "
-                    "{3:f3} ms; {4} block shapes compiled in {5:f3} ms\n",
+                    "{3:f3} ms; {4} block shapes compiled in {5:f3} ms, {6} "
+                    "of them loaded from the cache\n",
                     Name, S.Launches, S.CTAs, S.RunSeconds * 1e3,
-                    S.Compilations, S.CompileSeconds * 1e3);
+                    S.Compilations, S.CompileSeconds * 1e3, S.CacheHits);
     }
 }
 
@@ -267,12 +271,71 @@ Error Context::recordAsyncError(Error E) {
   return makeDeviceError(Code, Message);
 }
 
+static double secondsSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+      .count();
+}
+
 Expected<CompiledKernel> Context::compile(const device::Module &M,
                                           StringRef Kernel,
-                                          const KernelShape &Shape) {
+                                          const KernelShape &Shape,
+                                          KernelStats *Stats) {
   std::lock_guard<std::mutex> G(JITLock);
-  Expected<CompiledKernel> K =
-      JIT->compile(M.getPTX(), Kernel, Shape, &M.getVariableSymbols());
+  KernelStats Ignored;
+  KernelStats &S = Stats ? *Stats : Ignored;
+  CompileTimes Times;
+  auto Add = [&] {
+    S.IRGenSeconds += Times.IRGenSeconds;
+    S.OptimizeSeconds += Times.OptimizeSeconds;
+    S.CodeGenSeconds += Times.CodeGenSeconds;
+    S.LinkSeconds += Times.LinkSeconds;
+  };
+  cache::CacheDigest Key;
+  if (Cache) {
+    auto Start = std::chrono::steady_clock::now();
+    Key = JIT->getCacheKey(M.getPTX(), Kernel, Shape,
+                           /*ExternalModuleVariables=*/true);
+    std::optional<std::string> Payload = Cache->lookup(Key);
+    Expected<cache::KernelEntry> Entry =
+        Payload ? cache::decodeKernelEntry(*Payload)
+                : Expected<cache::KernelEntry>(createStringError(
+                      inconvertibleErrorCode(), "not in the cache"));
+    S.CacheSeconds += secondsSince(Start);
+    if (Entry) {
+      KernelObject Object{
+          std::move(Entry->Layout),
+          MemoryBuffer::getMemBufferCopy(Entry->Object, Kernel)};
+      Expected<CompiledKernel> K = JIT->link(std::move(Object), Kernel, Shape,
+                                             &M.getVariableSymbols(), &Times);
+      Add();
+      if (K) {
+        ++S.CacheHits;
+        return K;
+      }
+      // An entry that does not link is compiled again and replaced.
+      consumeError(K.takeError());
+      Times = {};
+    } else {
+      consumeError(Entry.takeError());
+    }
+    ++S.CacheMisses;
+  }
+  Expected<KernelObject> Object =
+      JIT->compileToObject(M.getPTX(), Kernel, Shape,
+                           /*ExternalModuleVariables=*/true, &Times);
+  if (!Object) {
+    Add();
+    return withErrorCode(Object.takeError(), ErrorCode::InvalidPtx);
+  }
+  if (Cache) {
+    auto Start = std::chrono::steady_clock::now();
+    Cache->store(Key, cache::encodeKernelEntry(Object->Layout,
+                                               Object->Object->getBuffer()));
+    S.CacheSeconds += secondsSince(Start);
+  }
+  Expected<CompiledKernel> K = JIT->link(std::move(*Object), Kernel, Shape,
+                                         &M.getVariableSymbols(), &Times);
+  Add();
   if (!K)
     return withErrorCode(K.takeError(), ErrorCode::InvalidPtx);
   return K;

@@ -122,7 +122,7 @@ static bool branchesOnOthersWrites(const ptx::Function &F, bool CallsRead) {
 /// PTXJIT_BARRIERS=phases: kernels whose barriers allow it are compiled to
 /// run their CTAs in phases (Phases.cpp). Off by default: on the benchmark
 /// suite it is slower than fibers so far (docs/DESIGN.md).
-static bool phasesRequested() {
+bool ptxjit::phasesRequested() {
   static const bool On = [] {
     const char *V = std::getenv("PTXJIT_BARRIERS");
     return V && StringRef(V) == "phases";

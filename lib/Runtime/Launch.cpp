@@ -408,6 +408,8 @@ private:
       return addSyncWaits(std::move(E));
     ++Stats.CTAs;
     Stats.Warps += NumWarps;
+    Stats.BarrierWaits += Scheduler.takeBarrierWaits();
+    Stats.FiberSwitches += Scheduler.takeFiberSwitches();
     return Error::success();
   }
 
@@ -629,6 +631,8 @@ private:
             return std::move(T.Result);
           Stats.CTAs += T.Worker->Stats.CTAs;
           Stats.Warps += T.Worker->Stats.Warps;
+          Stats.BarrierWaits += T.Worker->Stats.BarrierWaits;
+          Stats.FiberSwitches += T.Worker->Stats.FiberSwitches;
           continue;
         }
         uint64_t P = T.Worker->scheduler().progress();
@@ -876,6 +880,8 @@ private:
     for (std::unique_ptr<CTAFiber> &T : CTAs) {
       Stats.CTAs += std::exchange(T->Worker->Stats.CTAs, 0);
       Stats.Warps += std::exchange(T->Worker->Stats.Warps, 0);
+      Stats.BarrierWaits += std::exchange(T->Worker->Stats.BarrierWaits, 0);
+      Stats.FiberSwitches += std::exchange(T->Worker->Stats.FiberSwitches, 0);
     }
     return Error::success();
   }
@@ -1038,10 +1044,14 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
       T.join();
   }
   flushDeviceOutput();
-  if (Stats)
+  if (Stats) {
+    Stats->Threads = Workers;
     for (const LaunchStats &S : PerWorker) {
       Stats->CTAs += S.CTAs;
       Stats->Warps += S.Warps;
+      Stats->BarrierWaits += S.BarrierWaits;
+      Stats->FiberSwitches += S.FiberSwitches;
     }
+  }
   return FirstError;
 }

@@ -23,6 +23,7 @@
 #ifndef PTXJIT_DEVICE_CONTEXT_H
 #define PTXJIT_DEVICE_CONTEXT_H
 
+#include "ptxjit/Cache/DiskCache.h"
 #include "ptxjit/Device/DeviceError.h"
 #include "ptxjit/Device/DeviceMemory.h"
 #include "ptxjit/Device/Kernel.h"
@@ -56,6 +57,9 @@ struct ContextOptions {
   unsigned OptLevel = 2; ///< of the JIT, 0-3
   /// Host threads running a launch's CTAs; 0: one per core.
   unsigned NumThreads = 0;
+  /// Where compiled kernels are kept across runs (cache::getDiskCacheOptions
+  /// gives the user's choice); none: every kernel is compiled.
+  std::optional<cache::DiskCacheOptions> Cache;
 };
 
 struct LaunchOptions {
@@ -156,9 +160,12 @@ public:
 
   // For Kernel and Module.
 
-  /// Compiles a kernel of M for Shape (one compilation at a time).
-  llvm::Expected<CompiledKernel>
-  compile(const Module &M, llvm::StringRef Kernel, const KernelShape &Shape);
+  /// Compiles a kernel of M for Shape (one compilation at a time), or loads
+  /// it from the kernel cache; adds what it cost to Stats.
+  llvm::Expected<CompiledKernel> compile(const Module &M,
+                                         llvm::StringRef Kernel,
+                                         const KernelShape &Shape,
+                                         KernelStats *Stats = nullptr);
 
 private:
   explicit Context(const ContextOptions &Opts);
@@ -169,6 +176,7 @@ private:
   std::unique_ptr<llvm::ThreadPoolInterface> Workers;
   std::mutex JITLock;
   std::unique_ptr<KernelJIT> JIT;
+  std::unique_ptr<cache::DiskCache> Cache; ///< guarded by JITLock
 
   mutable std::mutex Lock; ///< guards the members below
   std::list<std::unique_ptr<Module>> Modules;

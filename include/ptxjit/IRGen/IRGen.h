@@ -28,7 +28,13 @@ struct IRGenOptions {
   /// memory the loader owns and shares between kernels. Otherwise each
   /// generated module defines its own, initialized.
   bool ExternalModuleVariables = false;
+  // Each option here changes the code: the kernel cache's key has it
+  // (KernelJIT::getCacheKey).
 };
+
+/// Whether PTXJIT_BARRIERS=phases asked for kernels that run their CTAs in
+/// phases (read once).
+bool phasesRequested();
 
 /// The symbol of a module variable in generated code.
 std::string getModuleVariableSymbol(llvm::StringRef Name);

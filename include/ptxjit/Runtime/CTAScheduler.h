@@ -27,6 +27,7 @@
 #include "llvm/Support/Error.h"
 #include <atomic>
 #include <memory>
+#include <utility>
 
 namespace ptxjit {
 namespace runtime {
@@ -158,6 +159,10 @@ public:
   bool lastYieldSpun() const { return SpinLine != 0; }
 
   unsigned currentWarp() const { return Current; }
+  /// Counts since the last call (--stats): warps that blocked at a barrier,
+  /// and fibers that gave up the thread.
+  uint64_t takeBarrierWaits() { return std::exchange(BarrierWaits, 0); }
+  uint64_t takeFiberSwitches() { return std::exchange(FiberSwitches, 0); }
   LaneMask liveLanes() const { return Barriers.liveLanes(Current); }
   bool runsOnFibers() const { return OnFibers; }
   const CTABarriers &barriers() const { return Barriers; }
@@ -223,6 +228,8 @@ private:
   /// A warp yielded to the grid: run() calls GridYield next.
   bool GridYieldPending = false;
   uint64_t Progress = 0;
+  uint64_t BarrierWaits = 0;
+  uint64_t FiberSwitches = 0;
   uint32_t SpinLine = 0;
   unsigned SpinWarp = 0;
   /// Ring of ready warps; each warp is in it at most once.

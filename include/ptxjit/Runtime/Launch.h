@@ -61,6 +61,9 @@ void getClusterShape(const LaunchConfig &Config, const KernelLayout &Layout,
 struct LaunchStats {
   uint64_t CTAs = 0;
   uint64_t Warps = 0;
+  unsigned Threads = 0;       ///< host threads that ran CTAs
+  uint64_t BarrierWaits = 0;  ///< times a warp on a fiber waited at a barrier
+  uint64_t FiberSwitches = 0; ///< times a warp's fiber gave up its thread
 };
 
 /// GPU limits (compute capability 8.x).
