@@ -499,6 +499,11 @@ void runtime::storeFormattedTexel(const TexelFormat &F, abi::SurfaceData D,
                                   const uint32_t Words[4], unsigned N,
                                   char *Ptr) {
   unsigned Bytes = F.ChannelBits / 8;
+  // .b32 data (the one type ptxas accepts) is read as the format's kind.
+  if (D == abi::SurfaceData::B)
+    D = F.Kind == ChannelKind::Float    ? abi::SurfaceData::F32
+        : F.Kind == ChannelKind::Signed ? abi::SurfaceData::S32
+                                        : abi::SurfaceData::U32;
   for (unsigned K = 0; K != F.NumChannels; ++K) {
     uint32_t W = K < N ? Words[K] : 0;
     uint32_t Raw = W;

@@ -163,7 +163,9 @@ bool locateSurfaceAccess(const ImageObject &O, abi::ImageGeometry G,
 /// goes to float channels rounded to nearest even and to integer channels
 /// as normalized values (clamped to [0, 1], or [-1, 1] when signed, scaled
 /// and rounded to nearest even); .u32 and .s32 data saturate to integer
-/// channels and convert to float channels; .b32 data is truncated.
+/// channels and convert to float channels. .b32 data (the only type ptxas
+/// accepts) is .f32 for float formats, .s32 for signed and .u32 for
+/// unsigned integer formats, as OpenCL's write_imagef/i/ui.
 void storeFormattedTexel(const TexelFormat &F, abi::SurfaceData D,
                          const uint32_t Words[4], unsigned N, char *Ptr);
 
