@@ -291,6 +291,24 @@ Error InstructionLowering::visitTexture(const ptx::Instruction &I) {
       L.storeCoordinates(I.Operands[2], I.getType(1), abi::TexArgComponents);
   if (!Coords)
     return Coords.takeError();
+  if (Op.Lod == abi::TexLod::Grad) {
+    // One gradient component per dimension; 3d and cubes write four.
+    unsigned Want = Op.Geometry == abi::ImageGeometry::D1 ||
+                            Op.Geometry == abi::ImageGeometry::A1D
+                        ? 1
+                    : Op.Geometry == abi::ImageGeometry::D2 ||
+                            Op.Geometry == abi::ImageGeometry::A2D
+                        ? 2
+                        : 4;
+    for (unsigned K = 0; K != 2; ++K) {
+      const Operand &G = I.Operands[3 + K];
+      unsigned N = G.Kind == Operand::Vector ? G.Elements.size() : 1;
+      if (N != Want)
+        return FL.error(I, "tex.grad's gradients have " + Twine(Want) +
+                               (Want == 1 ? " component" : " components") +
+                               " for this geometry");
+    }
+  }
   for (unsigned K = 0; K != LodOperands; ++K)
     if (Error E = L.storeFloats(I.Operands[3 + K], *Coords,
                                 abi::TexLodArgs + 4 * K, 3))
