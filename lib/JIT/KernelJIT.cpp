@@ -108,13 +108,15 @@ static std::string shapeSuffix(const KernelShape &S) {
 
 Expected<CompiledKernel> KernelJIT::compile(
     const ptx::Module &M, StringRef Kernel, const KernelShape &Shape,
-    const std::vector<std::pair<std::string, void *>> *ModuleVariables) {
+    const std::vector<std::pair<std::string, void *>> *ModuleVariables,
+    unsigned CheckKinds) {
   auto Ctx = std::make_unique<LLVMContext>();
   // Value names are for people reading emit-llvm; compiling needs none.
   Ctx->setDiscardValueNames(true);
   CompiledKernel K;
   IRGenOptions IROpts;
   IROpts.ExternalModuleVariables = ModuleVariables != nullptr;
+  IROpts.CheckKinds = CheckKinds;
   Expected<std::unique_ptr<Module>> LM =
       emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
   if (!LM)
@@ -158,11 +160,13 @@ Expected<CompiledKernel> KernelJIT::compile(
 
 Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
                         const KernelShape &Shape, unsigned OptLevel,
-                        raw_ostream &OS) {
+                        raw_ostream &OS, unsigned CheckKinds) {
   LLVMContext Ctx;
   KernelLayout Layout;
+  IRGenOptions IROpts;
+  IROpts.CheckKinds = CheckKinds;
   Expected<std::unique_ptr<Module>> LM =
-      emitKernel(M, Kernel, Shape, Ctx, Layout);
+      emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);
   if (!LM)
     return LM.takeError();
   optimizeModule(**LM, OptLevel);

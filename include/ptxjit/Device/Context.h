@@ -47,6 +47,9 @@ class KernelJIT;
 struct CompiledKernel;
 struct KernelShape;
 struct LaunchStats;
+namespace runtime {
+class CheckSession;
+} // namespace runtime
 namespace ptx {
 class Module;
 } // namespace ptx
@@ -56,6 +59,9 @@ struct ContextOptions {
   unsigned OptLevel = 2; ///< of the JIT, 0-3
   /// Host threads running a launch's CTAs; 0: one per core.
   unsigned NumThreads = 0;
+  /// The checking mode: CheckABI.h's CheckKind bits every kernel is
+  /// compiled and run with (0: none); unset, PTXJIT_CHECK's.
+  std::optional<unsigned> CheckKinds;
 };
 
 struct LaunchOptions {
@@ -88,6 +94,9 @@ public:
   Context &operator=(const Context &) = delete;
 
   const ContextOptions &getOptions() const { return Opts; }
+  /// The checking mode's allocations and reports; null when kernels are
+  /// not checked.
+  runtime::CheckSession *getCheckSession() const { return Check.get(); }
 
   // Modules.
 
@@ -165,6 +174,7 @@ private:
   Stream *resolve(Stream *S) { return S ? S : DefaultStream.get(); }
 
   ContextOptions Opts;
+  std::unique_ptr<runtime::CheckSession> Check;
   DeviceMemory Memory;
   std::unique_ptr<llvm::ThreadPoolInterface> Workers;
   std::mutex JITLock;

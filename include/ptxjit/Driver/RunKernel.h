@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <optional>
 #include <vector>
 
 namespace llvm {
@@ -37,6 +38,8 @@ struct RunOptions {
   uint64_t PrintLimit = 0;   ///< elements printed per `>-` buffer; 0: all
   double TimeoutSeconds = 0; ///< 0: none
   unsigned Threads = 0;      ///< 0: one per core
+  /// --check: CheckABI.h's CheckKind bits; unset: PTXJIT_CHECK's.
+  std::optional<unsigned> CheckKinds;
 };
 
 /// Parses "X[,Y[,Z]]" into three dimensions (missing ones are 1).

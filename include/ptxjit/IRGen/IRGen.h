@@ -28,6 +28,10 @@ struct IRGenOptions {
   /// memory the loader owns and shares between kernels. Otherwise each
   /// generated module defines its own, initialized.
   bool ExternalModuleVariables = false;
+  /// The checking mode (CheckABI.h's CheckKind bits): accesses, barriers
+  /// and warp-synchronous instructions call the runtime's checks, and CTA
+  /// barriers run on fibers. Zero: nothing is emitted for it.
+  unsigned CheckKinds = 0;
 };
 
 /// The symbol of a module variable in generated code.

@@ -41,16 +41,18 @@ public:
   /// it reaches) for the block shape Shape. With \p ModuleVariables, the
   /// module's variables are external (IRGenOptions) and bound to these
   /// addresses (symbol name, address); otherwise the kernel gets its own.
+  /// CheckKinds: IRGenOptions::CheckKinds.
   llvm::Expected<CompiledKernel>
   compile(const ptx::Module &M, llvm::StringRef Kernel,
           const KernelShape &Shape,
           const std::vector<std::pair<std::string, void *>> *ModuleVariables =
-              nullptr);
+              nullptr,
+          unsigned CheckKinds = 0);
 
   /// The optimized LLVM IR of a kernel, as `emit-llvm` prints it.
   static llvm::Error emitIR(const ptx::Module &M, llvm::StringRef Kernel,
                             const KernelShape &Shape, unsigned OptLevel,
-                            llvm::raw_ostream &OS);
+                            llvm::raw_ostream &OS, unsigned CheckKinds = 0);
 
 private:
   KernelJIT(std::unique_ptr<llvm::orc::LLJIT> J, const JITOptions &Opts);

@@ -157,6 +157,13 @@ public:
   uint32_t lastSpinLine() const { return SpinLine == ~0u ? 0 : SpinLine; }
   bool lastYieldSpun() const { return SpinLine != 0; }
 
+  /// The checking mode's state for the CTAs of this scheduler (a CTACheck),
+  /// null when the launch is not checked.
+  void *checkState() const { return CheckState; }
+  void setCheckState(void *S) { CheckState = S; }
+  /// Orders the accesses before and after for racecheck (CTABarriers).
+  void noteSync() { Barriers.noteSync(); }
+
   unsigned currentWarp() const { return Current; }
   LaneMask liveLanes() const { return Barriers.liveLanes(Current); }
   bool runsOnFibers() const { return OnFibers; }
@@ -223,6 +230,7 @@ private:
   /// A warp yielded to the grid: run() calls GridYield next.
   bool GridYieldPending = false;
   uint64_t Progress = 0;
+  void *CheckState = nullptr;
   uint32_t SpinLine = 0;
   unsigned SpinWarp = 0;
   /// Ring of ready warps; each warp is in it at most once.
