@@ -58,6 +58,7 @@ private:
   void race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
             uint32_t PrevLine, const char *Access, unsigned Tid,
             uint32_t Line, uint64_t Off, unsigned Size);
+  bool fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs, unsigned Size);
   bool checkGlobal(unsigned Tid, uintptr_t A, unsigned Size, CheckAccessKind K,
                    uint32_t Line, bool Explicit);
   void invalid(const char *Space, CheckAccessKind K, unsigned Size,

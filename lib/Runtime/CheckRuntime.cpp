@@ -229,6 +229,29 @@ bool CTACheck::checkGlobal(unsigned Tid, uintptr_t A, unsigned Size,
   return true;
 }
 
+bool CTACheck::fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs,
+                             unsigned Size) {
+  // The common case, checked for the whole warp at once: every lane's
+  // access is aligned and inside one allocation that needs no shadow.
+  uint64_t Lo = ~0ull, Hi = 0, Or = 0;
+  for (unsigned Lane = 0; Lane != WarpSize; ++Lane) {
+    uint64_t A = Lanes >> Lane & 1 ? Addrs[Lane] : Addrs[countr_zero(Lanes)];
+    Lo = std::min(Lo, A);
+    Hi = std::max(Hi, A);
+    Or |= A;
+  }
+  if (Or & ((Size & -Size) - 1))
+    return false;
+  const CheckSession::Region *R = LastRegion;
+  if (!R || Lo - R->Base >= R->Size)
+    R = L.Session->find(Lo);
+  if (!R || R->Freed || R->Written || Lo < R->Base ||
+      Hi - R->Base > R->Size - Size || R->Size < Size)
+    return false;
+  LastRegion = R;
+  return true;
+}
+
 uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
                           const uint64_t *Addrs, uint32_t Line) {
   CheckSpace Space = checkAccessSpace(Info);
@@ -236,8 +259,10 @@ uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
     return Lanes;
   unsigned Size = checkAccessSize(Info);
   CheckAccessKind K = checkAccessKind(Info);
-  uint32_t Allowed = Lanes;
   uintptr_t Shared = reinterpret_cast<uintptr_t>(SharedBase);
+  if (Space != CheckSpace::Shared && fitsOneRegion(Lanes, Addrs, Size))
+    return Lanes;
+  uint32_t Allowed = Lanes;
   for (uint32_t M = Lanes; M; M &= M - 1) {
     unsigned Lane = countr_zero(M);
     unsigned Tid = Warp * WarpSize + Lane;
