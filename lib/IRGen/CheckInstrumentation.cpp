@@ -65,12 +65,11 @@ Value *irgen::emitAccessCheck(FunctionLowering &FL, const ptx::Instruction &I,
   if (!Space)
     return Mask;
   IRBuilder<> &B = FL.B;
-  return B.CreateCall(
-      FL.ML.getRuntimeFunction(RuntimeEntry::CheckAccess),
-      {runtimeArg(FL), warpArg(FL),
-       B.getInt32(encodeCheckAccess(*Space, Kind, Size)), Mask,
-       laneSlot(FL, FL.coerce(Addr.V, B.getInt64Ty(), false)),
-       B.getInt32(FL.getLine(I.Loc))});
+  return B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::CheckAccess),
+                      {runtimeArg(FL), warpArg(FL),
+                       B.getInt32(encodeCheckAccess(*Space, Kind, Size)), Mask,
+                       laneSlot(FL, FL.coerce(Addr.V, B.getInt64Ty(), false)),
+                       B.getInt32(FL.getLine(I.Loc))});
 }
 
 void irgen::emitWarpSyncCheck(FunctionLowering &FL, const ptx::Instruction &I,
@@ -80,8 +79,8 @@ void irgen::emitWarpSyncCheck(FunctionLowering &FL, const ptx::Instruction &I,
     return;
   IRBuilder<> &B = FL.B;
   B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::CheckWarpSync),
-               {runtimeArg(FL), warpArg(FL), Lanes,
-                laneSlot(FL, MemberMask.V), B.getInt32(FL.getLine(I.Loc))});
+               {runtimeArg(FL), warpArg(FL), Lanes, laneSlot(FL, MemberMask.V),
+                B.getInt32(FL.getLine(I.Loc))});
 }
 
 void irgen::emitBarrierCheck(FunctionLowering &FL, const ptx::Instruction &I,
@@ -89,8 +88,8 @@ void irgen::emitBarrierCheck(FunctionLowering &FL, const ptx::Instruction &I,
   if (!checking(FL, CheckSync))
     return;
   IRBuilder<> &B = FL.B;
-  bool Aligned = I.Op == ptx::Opcode::Bar ||
-                 I.hasModifier(ptx::Modifier::Aligned);
+  bool Aligned =
+      I.Op == ptx::Opcode::Bar || I.hasModifier(ptx::Modifier::Aligned);
   B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::CheckBarrier),
                {runtimeArg(FL), warpArg(FL),
                 B.getInt32(Aligned ? CheckBarrierAligned : 0), Lanes, Barrier,

@@ -53,11 +53,11 @@ private:
   std::string where(uint32_t Line) const;
   void report(const std::string &Key, const std::string &Text);
   bool reported(const std::string &Key);
-  bool checkShared(unsigned Tid, uint64_t Off, unsigned Size,
-                   CheckAccessKind K, uint32_t Line);
+  bool checkShared(unsigned Tid, uint64_t Off, unsigned Size, CheckAccessKind K,
+                   uint32_t Line);
   void race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
-            uint32_t PrevLine, const char *Access, unsigned Tid,
-            uint32_t Line, uint64_t Off, unsigned Size);
+            uint32_t PrevLine, const char *Access, unsigned Tid, uint32_t Line,
+            uint64_t Off, unsigned Size);
   bool fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs, unsigned Size);
   bool checkGlobal(unsigned Tid, uintptr_t A, unsigned Size, CheckAccessKind K,
                    uint32_t Line, bool Explicit);

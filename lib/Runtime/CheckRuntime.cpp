@@ -26,9 +26,8 @@ static constexpr uint64_t NullPage = 1 << 16;
 /// stack (the .local frames of the kernel and its callees).
 static constexpr uint64_t StackSpan = 64ull << 20;
 
-CTACheck::CTACheck(const LaunchCheck &L, CTAScheduler &S,
-                   const uint32_t Blk[3], char *SharedBase,
-                   uint64_t SharedSize)
+CTACheck::CTACheck(const LaunchCheck &L, CTAScheduler &S, const uint32_t Blk[3],
+                   char *SharedBase, uint64_t SharedSize)
     : L(L), Sched(S), SharedBase(SharedBase), SharedSize(SharedSize) {
   std::copy(Blk, Blk + 3, Block);
   if (L.Kinds & (CheckRaces | CheckInit))
@@ -44,8 +43,8 @@ void CTACheck::startCTA(const uint32_t Id[3]) {
 std::string CTACheck::who(unsigned Tid) const {
   unsigned X = Tid % Block[0], Y = Tid / Block[0] % Block[1],
            Z = Tid / (Block[0] * Block[1]);
-  return formatv("thread ({0},{1},{2}) in block ({3},{4},{5})", X, Y, Z,
-                 CTA[0], CTA[1], CTA[2])
+  return formatv("thread ({0},{1},{2}) in block ({3},{4},{5})", X, Y, Z, CTA[0],
+                 CTA[1], CTA[2])
       .str();
 }
 
@@ -80,14 +79,14 @@ void CTACheck::invalid(const char *Space, CheckAccessKind K, unsigned Size,
   std::string Key = formatv("mem|{0}", Line).str();
   if (reported(Key))
     return;
-  report(Key, formatv("========= Invalid __{0}__ {1} of size {2} bytes\n"
-                      "=========     {3}\n"
-                      "=========     by {4}\n"
-                      "=========     Address {5}\n"
-                      "=========\n",
-                      Space, accessName(K), Size, where(Line), who(Tid),
-                      AddrText)
-                  .str());
+  report(Key,
+         formatv("========= Invalid __{0}__ {1} of size {2} bytes\n"
+                 "=========     {3}\n"
+                 "=========     by {4}\n"
+                 "=========     Address {5}\n"
+                 "=========\n",
+                 Space, accessName(K), Size, where(Line), who(Tid), AddrText)
+             .str());
 }
 
 static std::string hex(uint64_t V) {
@@ -107,8 +106,8 @@ void CTACheck::race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
                  "=========     {6} hazard at __shared__ address {7}, access "
                  "of size {8} bytes\n"
                  "=========\n",
-                 PrevAccess, where(PrevLine), who(PrevTid), Access,
-                 where(Line), who(Tid), Kind, hex(Off), Size)
+                 PrevAccess, where(PrevLine), who(PrevTid), Access, where(Line),
+                 who(Tid), Kind, hex(Off), Size)
              .str());
 }
 
@@ -280,8 +279,7 @@ uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
                        "=========     Address {5} is misaligned\n"
                        "=========\n",
                        InShared ? "shared" : "global", accessName(K), Size,
-                       where(Line), who(Tid),
-                       hex(InShared ? A - Shared : A))
+                       where(Line), who(Tid), hex(InShared ? A - Shared : A))
                    .str());
       Ok = false;
     } else if (Space == CheckSpace::Shared ||
@@ -376,8 +374,7 @@ void CTACheck::barrier(unsigned Warp, uint32_t Info, uint32_t Lanes,
                       "=========     lanes {2} of warp {3} reach barrier {4} "
                       "without lanes {5}, which have not exited\n"
                       "=========\n",
-                      where(Line), who(First), Arriving, Warp, Barrier,
-                      Absent)
+                      where(Line), who(First), Arriving, Warp, Barrier, Absent)
                   .str());
 }
 

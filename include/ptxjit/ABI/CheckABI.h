@@ -26,7 +26,12 @@ enum CheckKind : unsigned {
 };
 
 /// The state space a checked access names.
-enum class CheckSpace : uint32_t { Global = 1, Shared = 2, Local = 3, Generic = 4 };
+enum class CheckSpace : uint32_t {
+  Global = 1,
+  Shared = 2,
+  Local = 3,
+  Generic = 4
+};
 enum class CheckAccessKind : uint32_t { Read = 0, Write = 1, Atomic = 2 };
 
 /// CheckAccess's Info: the access's size in bytes (bits 0-7), its space
