@@ -2,6 +2,7 @@
 
 #include "RuntimeState.h"
 #include "DeviceImage.h"
+#include "ptxjit/Runtime/Checking.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,6 +47,20 @@ Expected<device::Context &> RuntimeState::getContext() {
       return true;
     }();
     (void)StatsAtExit;
+    // PTXJIT_CHECK: the checks' summary when the program exits.
+    static bool SummaryAtExit = [] {
+      if (runtime::getCheckKindsFromEnvironment())
+        std::atexit([] {
+          if (device::Context *C = RuntimeState::get().peekContext())
+            if (runtime::CheckSession *S = C->getCheckSession()) {
+              consumeError(C->synchronize());
+              std::fflush(stdout);
+              S->printSummary();
+            }
+        });
+      return true;
+    }();
+    (void)SummaryAtExit;
   }
   return *Ctx;
 }

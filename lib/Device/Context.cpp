@@ -2,6 +2,8 @@
 
 #include "ptxjit/Device/Context.h"
 #include "ptxjit/Cache/KernelEntry.h"
+#include "ptxjit/Runtime/Checking.h"
+#include "llvm/Support/SourceMgr.h"
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/FrontEnd.h"
@@ -28,6 +30,11 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions &Opts) {
     return makeDeviceError(ErrorCode::InvalidValue,
                            "the optimization level must be 0, 1, 2 or 3");
   std::unique_ptr<Context> C(new Context(Opts));
+  unsigned Kinds =
+      Opts.CheckKinds.value_or(runtime::getCheckKindsFromEnvironment());
+  C->Opts.CheckKinds = Kinds;
+  if (Kinds)
+    C->Check = std::make_unique<runtime::CheckSession>(Kinds, errs());
   JITOptions JO;
   JO.OptLevel = Opts.OptLevel;
   // The runtime's entry points, from the table the generated code's
@@ -101,7 +108,10 @@ Error Context::unloadModule(device::Module &M) {
 Expected<void *> Context::allocate(uint64_t Size) {
   if (Error E = getStickyError())
     return std::move(E);
-  return Memory.allocate(Size);
+  Expected<void *> P = Memory.allocate(Size);
+  if (P && Check)
+    Check->addAllocation(*P, Size, "", /*Written=*/false);
+  return P;
 }
 
 Error Context::free(void *Ptr) {
@@ -110,7 +120,11 @@ Error Context::free(void *Ptr) {
   // cudaFree waits for the device: queued kernels may still use Ptr.
   if (Error E = DefaultStream->synchronize())
     return E;
-  return Memory.free(Ptr);
+  if (Error E = Memory.free(Ptr))
+    return E;
+  if (Check)
+    Check->freeAllocation(Ptr);
+  return Error::success();
 }
 
 Error Context::copyAsync(void *Dst, const void *Src, uint64_t Size, Stream *S) {
@@ -121,6 +135,8 @@ Error Context::copyAsync(void *Dst, const void *Src, uint64_t Size, Stream *S) {
                            "a copy needs a source and a destination");
   enqueue(S, [=] {
     std::memmove(Dst, Src, Size);
+    if (Check)
+      Check->markWritten(Dst, Size);
     return Error::success();
   });
   return Error::success();
@@ -133,6 +149,8 @@ Error Context::setAsync(void *Dst, uint8_t Value, uint64_t Size, Stream *S) {
     return makeDeviceError(ErrorCode::InvalidValue, "a set needs memory");
   enqueue(S, [=] {
     std::memset(Dst, Value, Size);
+    if (Check)
+      Check->markWritten(Dst, Size);
     return Error::success();
   });
   return Error::success();
@@ -294,7 +312,7 @@ Expected<CompiledKernel> Context::compile(const device::Module &M,
   if (Cache) {
     auto Start = std::chrono::steady_clock::now();
     Key = JIT->getCacheKey(M.getPTX(), Kernel, Shape,
-                           /*ExternalModuleVariables=*/true);
+                           /*ExternalModuleVariables=*/true, *Opts.CheckKinds);
     std::optional<std::string> Payload = Cache->lookup(Key);
     Expected<cache::KernelEntry> Entry =
         Payload ? cache::decodeKernelEntry(*Payload)
@@ -322,7 +340,8 @@ Expected<CompiledKernel> Context::compile(const device::Module &M,
   }
   Expected<KernelObject> Object =
       JIT->compileToObject(M.getPTX(), Kernel, Shape,
-                           /*ExternalModuleVariables=*/true, &Times);
+                           /*ExternalModuleVariables=*/true, *Opts.CheckKinds,
+                           &Times);
   if (!Object) {
     Add();
     return withErrorCode(Object.takeError(), ErrorCode::InvalidPtx);
@@ -428,11 +447,22 @@ Error Context::launch(Kernel &K, Dim3 Grid, Dim3 Block,
                 P.Size);
   }
   const CompiledKernel *Code = *CK;
+  std::shared_ptr<runtime::LaunchCheck> Checked;
+  if (Check) {
+    Checked = std::make_shared<runtime::LaunchCheck>();
+    Checked->Session = Check.get();
+    Checked->Kinds = Check->kinds();
+    Checked->KernelName = K.getName().str();
+    const SourceMgr &SM = K.getModule().getPTX().getSourceMgr();
+    Checked->File =
+        SM.getMemoryBuffer(SM.getMainFileID())->getBufferIdentifier().str();
+    Config.Check = Checked.get();
+  }
   double Timeout = LOpts.TimeoutSeconds;
   LaunchStats *Stats = LOpts.Stats;
   Kernel *Launched = &K;
-  enqueue(S, [this, Launched, Code, ParamBuffer, Config, Timeout,
-              Stats]() mutable {
+  enqueue(S, [this, Launched, Code, ParamBuffer, Config, Timeout, Stats,
+              Checked]() mutable {
     // Work queued behind a failed kernel does not run.
     if (Error E = getStickyError())
       return E;

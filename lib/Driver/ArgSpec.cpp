@@ -39,6 +39,10 @@ static Expected<BufferInit> parseInit(StringRef Text) {
   BufferInit Init;
   if (Text == "zero")
     return Init;
+  if (Text == "uninit") {
+    Init.Kind = BufferInit::Uninit;
+    return Init;
+  }
   if (Text == "iota") {
     Init.Kind = BufferInit::Iota;
     return Init;

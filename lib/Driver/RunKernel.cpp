@@ -1,6 +1,7 @@
 //===- RunKernel.cpp - The `ptx-jit run` command --------------------------===//
 
 #include "ptxjit/Driver/RunKernel.h"
+#include "ptxjit/Runtime/Checking.h"
 #include "ptxjit/Device/Context.h"
 #include "ptxjit/Driver/KernelArguments.h"
 #include "ptxjit/Driver/KernelNames.h"
@@ -179,6 +180,23 @@ static void printRunStats(raw_ostream &Err, const RunOptions &Opts,
   Err << '\n';
 }
 
+/// Tells the checks about the --arg buffers: host data, written unless
+/// their INIT is `uninit`.
+static void registerBuffers(runtime::CheckSession &Check,
+                            const KernelArguments &Args) {
+  for (const BoundArgument &A : Args.getArguments()) {
+    if (!A.Buffer)
+      continue;
+    unsigned I = &A - Args.getArguments().data() + 1;
+    std::string Name = formatv("--arg {0}, {1}[{2}]", I,
+                               getElementTypeName(A.Spec.Buf.Type),
+                               A.Spec.Buf.Count)
+                           .str();
+    Check.addAllocation(A.Buffer->data(), A.Buffer->getSizeInBytes(), Name,
+                        A.Spec.Buf.Init.Kind != BufferInit::Uninit);
+  }
+}
+
 Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
                         double ParseSeconds, raw_ostream &Out,
                         raw_ostream &Err) {
@@ -224,9 +242,13 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   CO.OptLevel = Opts.OptLevel;
   CO.NumThreads = Opts.Threads;
   CO.Cache = Opts.Cache;
+  CO.CheckKinds = Opts.CheckKinds;
   Expected<std::unique_ptr<device::Context>> Ctx = device::Context::create(CO);
   if (!Ctx)
     return Ctx.takeError();
+  runtime::CheckSession *Check = (*Ctx)->getCheckSession();
+  if (Check)
+    registerBuffers(*Check, *Args);
   Expected<device::Module &> M = (*Ctx)->loadModule(std::move(PTX));
   if (!M)
     return M.takeError();
@@ -270,6 +292,8 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   Stats.RunSeconds =
       std::chrono::duration<double>(Clock::now() - RunStart).count();
   if (E) {
+    if (Check)
+      Check->printSummary();
     auto [Code, Message] = device::takeError(std::move(E));
     if (Code == device::ErrorCode::LaunchTimeout && Opts.TimeoutSeconds > 0)
       return joinErrors(
@@ -281,6 +305,13 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   }
   if (Error E = Args->writeOutputs(Out, Opts.PrintLimit))
     return E;
+  if (Check) {
+    Out.flush();
+    Check->printSummary();
+    if (uint64_t N = Check->numErrors())
+      return makeError(formatv("--check found {0} error{1} in kernel '{2}'",
+                               N, N == 1 ? "" : "s", KernelName));
+  }
   Failed = false;
   return Error::success();
 }

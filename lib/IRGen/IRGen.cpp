@@ -373,7 +373,9 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   ML.Options = Opts;
   WarpWaits Waits = findWarpWaits(M, *F);
   ML.UsesBarriers = Waits != WarpWaits::None;
-  ML.MayRunInPhases = Waits == WarpWaits::Barriers && phasesRequested();
+  // Checked kernels keep fibers: the checks see each warp's lanes at barriers.
+  ML.MayRunInPhases = Waits == WarpWaits::Barriers && phasesRequested() &&
+                      !Opts.CheckKinds;
   if (Error E = ML.lowerGlobals(*F))
     return std::move(E);
   Expected<Function *> Fn = ML.emitKernel(*F);

@@ -139,6 +139,7 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
                                                   StringRef Kernel,
                                                   const KernelShape &Shape,
                                                   bool ExternalModuleVariables,
+                                                  unsigned CheckKinds,
                                                   CompileTimes *Times) {
   auto Ctx = std::make_unique<LLVMContext>();
   // Value names are for people reading emit-llvm; compiling needs none.
@@ -146,6 +147,7 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
   KernelObject K;
   IRGenOptions IROpts;
   IROpts.ExternalModuleVariables = ExternalModuleVariables;
+  IROpts.CheckKinds = CheckKinds;
   Expected<std::unique_ptr<Module>> LM = [&] {
     ScopedTimer T(Times ? &Times->IRGenSeconds : nullptr);
     return emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
@@ -210,9 +212,9 @@ Expected<CompiledKernel> KernelJIT::link(
 Expected<CompiledKernel> KernelJIT::compile(
     const ptx::Module &M, StringRef Kernel, const KernelShape &Shape,
     const std::vector<std::pair<std::string, void *>> *ModuleVariables,
-    CompileTimes *Times) {
-  Expected<KernelObject> Object =
-      compileToObject(M, Kernel, Shape, ModuleVariables != nullptr, Times);
+    unsigned CheckKinds, CompileTimes *Times) {
+  Expected<KernelObject> Object = compileToObject(
+      M, Kernel, Shape, ModuleVariables != nullptr, CheckKinds, Times);
   if (!Object)
     return Object.takeError();
   return link(std::move(*Object), Kernel, Shape, ModuleVariables, Times);
@@ -221,7 +223,8 @@ Expected<CompiledKernel> KernelJIT::compile(
 cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
                                           StringRef Kernel,
                                           const KernelShape &Shape,
-                                          bool ExternalModuleVariables) const {
+                                          bool ExternalModuleVariables,
+                                          unsigned CheckKinds) const {
   cache::CacheKeyBuilder B("kernel");
   B.add("ptx", M.getSourceText());
   B.add("kernel", Kernel);
@@ -231,16 +234,19 @@ cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
   B.add("opt-level", Opts.OptLevel);
   B.add("external-module-variables", ExternalModuleVariables);
   B.add("phases", phasesRequested());
+  B.add("check-kinds", CheckKinds);
   return B.final();
 }
 
 Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
                         const KernelShape &Shape, unsigned OptLevel,
-                        raw_ostream &OS) {
+                        raw_ostream &OS, unsigned CheckKinds) {
   LLVMContext Ctx;
   KernelLayout Layout;
+  IRGenOptions IROpts;
+  IROpts.CheckKinds = CheckKinds;
   Expected<std::unique_ptr<Module>> LM =
-      emitKernel(M, Kernel, Shape, Ctx, Layout);
+      emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);
   if (!LM)
     return LM.takeError();
   optimizeModule(**LM, OptLevel);

@@ -1,6 +1,7 @@
 //===- Launch.cpp - Running a compiled kernel over a grid -----------------===//
 
 #include "ptxjit/Runtime/Launch.h"
+#include "CTACheck.h"
 #include "ptxjit/ABI/CompiledKernel.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/Runtime/AsyncDomain.h"
@@ -318,6 +319,11 @@ public:
         Ctx.PhaseState = PhaseState.get() + W * PhaseBytes;
       CtxPtrs.push_back(&Ctx);
     }
+    if (C.Check) {
+      Check = std::make_unique<runtime::CTACheck>(*C.Check, Scheduler, C.Block,
+                                                  SharedBase, SharedSize);
+      Scheduler.setCheckState(Check.get());
+    }
   }
 
   /// Runs CTAs from Q until it is empty, the launch is cancelled or a CTA
@@ -390,6 +396,8 @@ private:
     std::copy(Id, Id + 3, Fault.CTA);
     for (WarpSlot &S : Slots)
       std::copy(Id, Id + 3, S.Ctx.CtaId);
+    if (Check)
+      Check->startCTA(Id);
     // mbarrier objects and barrier.cluster need a domain; a cluster's
     // worker sets up the one its CTAs share.
     if (!Cluster && K.Layout.UsesCTABarriers) {
@@ -516,6 +524,7 @@ private:
   runtime::CTAScheduler Scheduler;
   const ClusterSlot *Cluster;
   runtime::AsyncDomain OwnDomain;
+  std::unique_ptr<runtime::CTACheck> Check;
 };
 
 /// What the workers of one cooperative launch share.

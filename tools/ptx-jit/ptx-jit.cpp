@@ -23,6 +23,7 @@
 #include "ptxjit/PTX/FrontEnd.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/PTX/Printer.h"
+#include "ptxjit/Runtime/Checking.h"
 #include "ptxjit/Transforms/Pipeline.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -156,6 +157,14 @@ static cl::opt<double> Timeout("timeout", cl::init(0),
                                         "never)"),
                                cl::value_desc("seconds"), cl::sub(RunCmd),
                                cl::cat(LaunchCategory));
+static cl::opt<std::string> CheckKinds(
+    "check", cl::ValueOptional,
+    cl::desc("Check the kernel as compute-sanitizer would: memcheck, "
+             "racecheck, synccheck, initcheck, comma-separated (default: "
+             "all; PTXJIT_CHECK without it); errors make the exit status "
+             "nonzero (docs/CHECKING.md)"),
+    cl::value_desc("tools"), cl::sub(RunCmd), cl::sub(EmitLLVMCmd),
+    cl::cat(LaunchCategory));
 static cl::opt<unsigned> Threads("threads", cl::init(0),
                                  cl::desc("Host threads running CTAs (default: "
                                           "one per core)"),
@@ -404,6 +413,12 @@ int main(int argc, char **argv) {
     if (Opts.GridGiven)
       if (Error E = driver::parseDim3(GridDim, "grid size", Opts.Grid))
         return reportError(std::move(E));
+    if (CheckKinds.getNumOccurrences()) {
+      Expected<unsigned> K = runtime::parseCheckKinds(CheckKinds);
+      if (!K)
+        return reportError(K.takeError());
+      Opts.CheckKinds = *K;
+    }
     if (EmitLLVMCmd) {
       Expected<const ptx::Function *> K = driver::selectKernel(**M, KernelName);
       if (!K)
@@ -421,7 +436,8 @@ int main(int argc, char **argv) {
       if (!Out)
         return reportError(Out.takeError());
       if (Error E =
-              KernelJIT::emitIR(**M, (*K)->Name, Shape, OptLevel, (*Out)->os()))
+              KernelJIT::emitIR(**M, (*K)->Name, Shape, OptLevel, (*Out)->os(),
+                                Opts.CheckKinds.value_or(0)))
         return reportError(std::move(E));
       (*Out)->keep();
       return 0;

@@ -144,6 +144,10 @@ TEST(CacheKeyTest, EveryKernelInputChangesTheKey) {
   EXPECT_TRUE(Seen.insert(O2->getCacheKey(*M, "second", Shape, true)).second);
   EXPECT_TRUE(Seen.insert(O3->getCacheKey(*M, "first", Shape, true)).second);
   EXPECT_TRUE(Seen.insert(O2->getCacheKey(*M, "first", Shape, false)).second);
+  // A checked kernel calls the checks; an unchecked one must not be reused.
+  EXPECT_TRUE(
+      Seen.insert(O2->getCacheKey(*M, "first", Shape, true, /*CheckKinds=*/1))
+          .second);
   for (unsigned D = 0; D != 3; ++D) {
     KernelShape Other = Shape;
     Other.BlockDim[D] += 1;

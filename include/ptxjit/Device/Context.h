@@ -48,6 +48,9 @@ class KernelJIT;
 struct CompiledKernel;
 struct KernelShape;
 struct LaunchStats;
+namespace runtime {
+class CheckSession;
+} // namespace runtime
 namespace ptx {
 class Module;
 } // namespace ptx
@@ -60,6 +63,9 @@ struct ContextOptions {
   /// Where compiled kernels are kept across runs (cache::getDiskCacheOptions
   /// gives the user's choice); none: every kernel is compiled.
   std::optional<cache::DiskCacheOptions> Cache;
+  /// The checking mode: CheckABI.h's CheckKind bits every kernel is
+  /// compiled and run with (0: none); unset, PTXJIT_CHECK's.
+  std::optional<unsigned> CheckKinds;
 };
 
 struct LaunchOptions {
@@ -92,6 +98,9 @@ public:
   Context &operator=(const Context &) = delete;
 
   const ContextOptions &getOptions() const { return Opts; }
+  /// The checking mode's allocations and reports; null when kernels are
+  /// not checked.
+  runtime::CheckSession *getCheckSession() const { return Check.get(); }
 
   // Modules.
 
@@ -172,6 +181,7 @@ private:
   Stream *resolve(Stream *S) { return S ? S : DefaultStream.get(); }
 
   ContextOptions Opts;
+  std::unique_ptr<runtime::CheckSession> Check;
   DeviceMemory Memory;
   std::unique_ptr<llvm::ThreadPoolInterface> Workers;
   std::mutex JITLock;

@@ -9,6 +9,8 @@
 //   TYPE    := u8 | s8 | u16 | s16 | u32 | s32 | u64 | s64
 //            | f16 | bf16 | f32 | f64
 //   INIT    := zero                 all bits zero (the default)
+//            | uninit               all bits zero, but never written for
+//                                   --check's initcheck
 //            | iota                 0, 1, 2, ... in the element type (integers
 //                                   wrap modulo 2^bits, floats round to
 //                                   nearest even)
@@ -57,7 +59,7 @@ namespace driver {
 
 /// How a buffer's elements are first set.
 struct BufferInit {
-  enum KindTy : uint8_t { Zero, Iota, Rand, Fill, List, File };
+  enum KindTy : uint8_t { Zero, Iota, Rand, Fill, List, File, Uninit };
 
   KindTy Kind = Zero;
   /// Rand: the seed, if one was given.

@@ -44,6 +44,8 @@ struct RunOptions {
   std::optional<cache::DiskCacheOptions> Cache;
   /// How the input was read, for --stats.
   InputStats Input;
+  /// --check: CheckABI.h's CheckKind bits; unset: PTXJIT_CHECK's.
+  std::optional<unsigned> CheckKinds;
 };
 
 /// Parses "X[,Y[,Z]]" into three dimensions (missing ones are 1).

@@ -30,6 +30,10 @@ struct IRGenOptions {
   bool ExternalModuleVariables = false;
   // Each option here changes the code: the kernel cache's key has it
   // (KernelJIT::getCacheKey).
+  /// The checking mode (CheckABI.h's CheckKind bits): accesses, barriers
+  /// and warp-synchronous instructions call the runtime's checks, and CTA
+  /// barriers run on fibers. Zero: nothing is emitted for it.
+  unsigned CheckKinds = 0;
 };
 
 /// Whether PTXJIT_BARRIERS=phases asked for kernels that run their CTAs in

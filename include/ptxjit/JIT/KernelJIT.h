@@ -58,12 +58,13 @@ public:
   /// it reaches) for the block shape Shape. With \p ModuleVariables, the
   /// module's variables are external (IRGenOptions) and bound to these
   /// addresses (symbol name, address); otherwise the kernel gets its own.
+  /// CheckKinds: IRGenOptions::CheckKinds.
   llvm::Expected<CompiledKernel>
   compile(const ptx::Module &M, llvm::StringRef Kernel,
           const KernelShape &Shape,
           const std::vector<std::pair<std::string, void *>> *ModuleVariables =
               nullptr,
-          CompileTimes *Times = nullptr);
+          unsigned CheckKinds = 0, CompileTimes *Times = nullptr);
 
   /// The first half of compile: the kernel as an object file, which
   /// depends on nothing but getCacheKey's inputs (it refers to the
@@ -72,6 +73,7 @@ public:
                                                llvm::StringRef Kernel,
                                                const KernelShape &Shape,
                                                bool ExternalModuleVariables,
+                                               unsigned CheckKinds = 0,
                                                CompileTimes *Times = nullptr);
   /// The second half: links Object into the process (a JITDylib of its
   /// own, where ModuleVariables resolve first) and finds its entry.
@@ -85,12 +87,13 @@ public:
   /// BuildFacts (versions, host CPU).
   cache::CacheDigest getCacheKey(const ptx::Module &M, llvm::StringRef Kernel,
                                  const KernelShape &Shape,
-                                 bool ExternalModuleVariables) const;
+                                 bool ExternalModuleVariables,
+                                 unsigned CheckKinds = 0) const;
 
   /// The optimized LLVM IR of a kernel, as `emit-llvm` prints it.
   static llvm::Error emitIR(const ptx::Module &M, llvm::StringRef Kernel,
                             const KernelShape &Shape, unsigned OptLevel,
-                            llvm::raw_ostream &OS);
+                            llvm::raw_ostream &OS, unsigned CheckKinds = 0);
 
 private:
   KernelJIT(std::unique_ptr<llvm::orc::LLJIT> J,

@@ -22,6 +22,9 @@ namespace ptxjit {
 
 struct CompiledKernel;
 struct KernelLayout;
+namespace runtime {
+struct LaunchCheck;
+} // namespace runtime
 
 struct LaunchConfig {
   uint32_t Grid[3] = {1, 1, 1};
@@ -45,6 +48,9 @@ struct LaunchConfig {
   /// reach each other's shared memory (.shared::cluster). 0,0,0: the
   /// kernel's .reqnctapercluster, or no clusters (each CTA alone).
   uint32_t ClusterDim[3] = {0, 0, 0};
+  /// The checking mode (Checking.h): set for kernels compiled with
+  /// IRGenOptions::CheckKinds.
+  const runtime::LaunchCheck *Check = nullptr;
 };
 
 /// Clusters of more CTAs need cudaFuncAttributeNonPortableClusterSizeAllowed
