@@ -55,3 +55,7 @@ if any(is_cuda_installation(p) for p in
 
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%srcroot", config.ptxjit_src_root))
+
+# The kernel cache is off unless a test turns it on (test/Cache): results
+# must not depend on what earlier runs left in the user's cache.
+config.environment["PTXJIT_CACHE_DIR"] = "off"

@@ -201,6 +201,9 @@ struct cudaDeviceProp {
 struct cudaArray; // the library's own object (TextureAPI.cpp)
 typedef cudaArray *cudaArray_t;
 typedef const cudaArray *cudaArray_const_t;
+struct cudaMipmappedArray; // also the library's own (TextureAPI.cpp)
+typedef cudaMipmappedArray *cudaMipmappedArray_t;
+typedef const cudaMipmappedArray *cudaMipmappedArray_const_t;
 typedef unsigned long long cudaTextureObject_t;
 typedef unsigned long long cudaSurfaceObject_t;
 

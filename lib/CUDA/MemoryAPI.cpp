@@ -13,6 +13,7 @@
 #include "Capture.h"
 #include "GraphAPIHelpers.h"
 #include "ptxjit/Runtime/DeviceArena.h"
+#include "ptxjit/Runtime/Checking.h"
 #include "llvm/ADT/DenseSet.h"
 #include <cstdlib>
 #include <cstring>
@@ -69,6 +70,25 @@ struct MemoryKinds {
 };
 } // namespace
 
+/// The checking mode (PTXJIT_CHECK) must know the host memory kernels may
+/// reach, as written memory.
+static void noteHostMemory(void *Ptr, size_t Size, bool Added) {
+  if (!runtime::getCheckKindsFromEnvironment())
+    return;
+  Expected<device::Context &> C = RuntimeState::get().getContext();
+  if (!C) {
+    consumeError(C.takeError());
+    return;
+  }
+  if (runtime::CheckSession *S = C->getCheckSession()) {
+    if (Added)
+      S->addAllocation(Ptr, Size, "page-locked host memory",
+                       /*Written=*/true);
+    else
+      S->freeAllocation(Ptr);
+  }
+}
+
 static Error checkKind(int Kind) {
   if (Kind < cudaMemcpyHostToHost || Kind > cudaMemcpyDefault)
     return device::makeDeviceError(device::ErrorCode::InvalidMemcpyDirection,
@@ -97,8 +117,13 @@ PTXJIT_CUDART_API cudaError_t cudaMalloc(void **Ptr, size_t Size) {
 PTXJIT_CUDART_API cudaError_t cudaMallocManaged(void **Ptr, size_t Size,
                                                 unsigned Flags) {
   cudaError_t E = cudaMalloc(Ptr, Size);
-  if (E == cudaSuccess)
+  if (E == cudaSuccess) {
     MemoryKinds::get().setManaged(*Ptr, true);
+    // The host writes managed memory directly, unseen by initcheck.
+    if (device::Context *C = RuntimeState::get().peekContext())
+      if (runtime::CheckSession *S = C->getCheckSession())
+        S->markWritten(*Ptr, Size);
+  }
   return E;
 }
 
@@ -140,7 +165,11 @@ PTXJIT_CUDART_API cudaError_t cudaFreeAsync(void *Ptr, cudaStream_t Stream) {
                                      "not the start of a device allocation");
     MemoryKinds::get().setManaged(Ptr, false);
     C.enqueue(RuntimeState::get().toStream(Stream),
-              [&C, Ptr] { return C.getMemory().free(Ptr); });
+              [&C, Ptr] {
+                if (runtime::CheckSession *S = C.getCheckSession())
+                  S->freeAllocation(Ptr);
+                return C.getMemory().free(Ptr);
+              });
     return Error::success();
   });
 }
@@ -153,6 +182,7 @@ PTXJIT_CUDART_API cudaError_t cudaMallocHost(void **Ptr, size_t Size) {
   if (posix_memalign(&P, 4096, Size ? Size : 1) != 0)
     return setLastError(cudaError_t(device::ErrorCode::MemoryAllocation));
   MemoryKinds::get().addPageLocked(P, Size);
+  noteHostMemory(P, Size, true);
   *Ptr = P;
   return cudaSuccess;
 }
@@ -165,6 +195,7 @@ PTXJIT_CUDART_API cudaError_t cudaHostAlloc(void **Ptr, size_t Size,
 PTXJIT_CUDART_API cudaError_t cudaFreeHost(void *Ptr) {
   if (Ptr && !MemoryKinds::get().removePageLocked(Ptr))
     return setLastError(cudaErrorInvalidValue);
+  noteHostMemory(Ptr, 0, false);
   std::free(Ptr);
   return cudaSuccess;
 }
@@ -186,6 +217,7 @@ PTXJIT_CUDART_API cudaError_t cudaHostRegister(void *Ptr, size_t Size,
     return setLastError(
         cudaError_t(device::ErrorCode::HostMemoryAlreadyRegistered));
   MemoryKinds::get().addPageLocked(Ptr, Size);
+  noteHostMemory(Ptr, Size, true);
   return cudaSuccess;
 }
 
@@ -193,6 +225,7 @@ PTXJIT_CUDART_API cudaError_t cudaHostUnregister(void *Ptr) {
   if (!MemoryKinds::get().removePageLocked(Ptr))
     return setLastError(
         cudaError_t(device::ErrorCode::HostMemoryNotRegistered));
+  noteHostMemory(Ptr, 0, false);
   return cudaSuccess;
 }
 

@@ -2,6 +2,7 @@
 
 #include "RuntimeState.h"
 #include "DeviceImage.h"
+#include "ptxjit/Runtime/Checking.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -25,6 +26,9 @@ Expected<device::Context &> RuntimeState::getContext() {
     device::ContextOptions Opts;
     if (const char *Threads = std::getenv("PTXJIT_THREADS"))
       Opts.NumThreads = unsigned(std::strtoul(Threads, nullptr, 10));
+    // The kernel cache, where PTXJIT_CACHE_DIR or the default puts it.
+    Opts.Cache = cache::getDiskCacheOptions(std::nullopt, /*Disable=*/false,
+                                            errs());
     Expected<std::unique_ptr<device::Context>> C =
         device::Context::create(Opts);
     if (!C)
@@ -43,6 +47,20 @@ Expected<device::Context &> RuntimeState::getContext() {
       return true;
     }();
     (void)StatsAtExit;
+    // PTXJIT_CHECK: the checks' summary when the program exits.
+    static bool SummaryAtExit = [] {
+      if (runtime::getCheckKindsFromEnvironment())
+        std::atexit([] {
+          if (device::Context *C = RuntimeState::get().peekContext())
+            if (runtime::CheckSession *S = C->getCheckSession()) {
+              consumeError(C->synchronize());
+              std::fflush(stdout);
+              S->printSummary();
+            }
+        });
+      return true;
+    }();
+    (void)SummaryAtExit;
   }
   return *Ctx;
 }

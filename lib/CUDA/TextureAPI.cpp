@@ -1,7 +1,10 @@
 //===- TextureAPI.cpp - Arrays, texture and surface objects ---------------===//
 //
 // A cudaArray is this library's object: device memory laid out row after
-// row (no tiling), its channel format and extent. Texture and surface
+// row (no tiling), its channel format and extent. A cudaMipmappedArray
+// holds its levels one after the other in one allocation, each level also
+// a cudaArray (cudaGetMipmappedArrayLevel) that does not own its memory.
+// Cubemaps are layered 2D arrays of 6 faces per layer. Texture and surface
 // objects are handles of the runtime's object table (ptxjit/Runtime/
 // Textures.h), which the kernels' tex and suld/sust look up; the
 // descriptors they were made from are kept here for the Get functions.
@@ -29,6 +32,16 @@ struct cudaArray {
   cudaExtent Extent; ///< as allocated (0 for absent dimensions)
   unsigned Flags = 0;
   runtime::ImageResource Resource; ///< Data, format and layout
+  bool IsLevel = false; ///< a level of a mipmapped array, freed with it
+};
+
+struct cudaMipmappedArray {
+  void *Data = nullptr;
+  cudaChannelFormatDesc Desc;
+  cudaExtent Extent;
+  unsigned Flags = 0;
+  runtime::ImageResource Resource; ///< level 0, NumLevels and LevelOffset
+  std::vector<cudaArray *> Levels;
 };
 
 namespace {
@@ -37,6 +50,7 @@ namespace {
 struct TextureState {
   std::mutex Lock;
   DenseSet<const cudaArray *> Arrays;
+  DenseSet<const cudaMipmappedArray *> Mipmapped;
   struct Descriptors {
     cudaResourceDesc Res;
     cudaTextureDesc Tex;
@@ -111,33 +125,42 @@ Expected<runtime::TexelFormat> toFormat(const cudaChannelFormatDesc &D) {
   return F;
 }
 
-Error createArray(device::Context &C, cudaArray_t *Out,
-                  const cudaChannelFormatDesc *Desc, cudaExtent Extent,
-                  unsigned Flags) {
-  if (!Out || !Desc)
-    return invalidValue("null array or channel descriptor");
-  *Out = nullptr;
+/// The layout of an array of Desc's texels, Extent and Flags (level 0),
+/// its memory not yet allocated.
+Expected<runtime::ImageResource> layoutArray(const cudaChannelFormatDesc *Desc,
+                                             cudaExtent Extent,
+                                             unsigned Flags) {
+  if (!Desc)
+    return invalidValue("null channel descriptor");
   if (Flags & ~unsigned(cudaArrayLayered | cudaArraySurfaceLoadStore |
-                        cudaArrayTextureGather))
+                        cudaArrayTextureGather | cudaArrayCubemap))
     return notSupported("array flags " + Twine(Flags));
   Expected<runtime::TexelFormat> F = toFormat(*Desc);
   if (!F)
     return F.takeError();
   bool Layered = Flags & cudaArrayLayered;
+  bool Cubemap = Flags & cudaArrayCubemap;
   if (!Extent.width || (Extent.depth && !Extent.height && !Layered) ||
       (Layered && !Extent.depth))
     return invalidValue("the extent has no texels");
+  if (Cubemap && (Extent.width != Extent.height || !Extent.depth ||
+                  Extent.depth % 6 != 0 || (!Layered && Extent.depth != 6)))
+    return invalidValue("a cubemap has square faces and a depth of 6 (6 per "
+                        "layer when layered)");
   runtime::ImageResource R;
   R.Kind = runtime::ImageResource::Array;
   R.Format = *F;
   R.Layered = Layered;
+  R.Cubemap = Cubemap;
   R.Width = Extent.width;
   R.Height = std::max<size_t>(Extent.height, 1);
   R.Depth = std::max<size_t>(Extent.depth, 1);
   // A layered 1D array keeps its layers as rows.
   if (Layered && !Extent.height)
     R.Height = Extent.depth, R.Depth = 1;
-  R.Dimensions = Extent.height == 0 ? 1 : Layered || !Extent.depth ? 2 : 3;
+  R.Dimensions = Extent.height == 0                    ? 1
+                 : Layered || Cubemap || !Extent.depth ? 2
+                                                       : 3;
   R.RowPitch = R.Width * F->getTexelBytes();
   R.SlicePitch = R.RowPitch * R.Height;
   const uint64_t Limit = uint64_t(1) << 40;
@@ -145,21 +168,106 @@ Error createArray(device::Context &C, cudaArray_t *Out,
       R.RowPitch > Limit / R.Height || R.SlicePitch > Limit / R.Depth)
     return device::makeDeviceError(device::ErrorCode::MemoryAllocation,
                                    "the array is too large");
-  Expected<void *> Mem = C.allocate(R.SlicePitch * R.Depth);
-  if (!Mem)
-    return Mem.takeError();
-  R.Data = static_cast<char *>(*Mem);
+  return R;
+}
+
+/// A new cudaArray for R, registered.
+cudaArray *makeArray(const runtime::ImageResource &R,
+                     const cudaChannelFormatDesc &Desc, cudaExtent Extent,
+                     unsigned Flags, bool IsLevel) {
   auto *A = new cudaArray;
-  A->Data = *Mem;
-  A->Desc = *Desc;
+  A->Data = R.Data;
+  A->Desc = Desc;
   A->Extent = Extent;
   A->Flags = Flags;
   A->Resource = R;
+  A->IsLevel = IsLevel;
   TextureState &S = TextureState::get();
   std::lock_guard<std::mutex> G(S.Lock);
   S.Arrays.insert(A);
-  *Out = A;
+  return A;
+}
+
+Error createArray(device::Context &C, cudaArray_t *Out,
+                  const cudaChannelFormatDesc *Desc, cudaExtent Extent,
+                  unsigned Flags) {
+  if (!Out)
+    return invalidValue("null array");
+  *Out = nullptr;
+  Expected<runtime::ImageResource> R = layoutArray(Desc, Extent, Flags);
+  if (!R)
+    return R.takeError();
+  Expected<void *> Mem = C.allocate(R->SlicePitch * R->Depth);
+  if (!Mem)
+    return Mem.takeError();
+  R->Data = static_cast<char *>(*Mem);
+  *Out = makeArray(*R, *Desc, Extent, Flags, /*IsLevel=*/false);
   return Error::success();
+}
+
+/// The extent of level L of an array of Extent: the dimensions halved (at
+/// least 1), the layers kept.
+cudaExtent levelExtent(cudaExtent Extent, unsigned Flags, unsigned L) {
+  auto Half = [&](size_t N) { return N ? std::max<size_t>(N >> L, 1) : 0; };
+  bool KeepDepth = Flags & (cudaArrayLayered | cudaArrayCubemap);
+  return {Half(Extent.width), Half(Extent.height),
+          KeepDepth ? Extent.depth : Half(Extent.depth)};
+}
+
+Error createMipmappedArray(device::Context &C, cudaMipmappedArray_t *Out,
+                           const cudaChannelFormatDesc *Desc, cudaExtent Extent,
+                           unsigned NumLevels, unsigned Flags) {
+  if (!Out)
+    return invalidValue("null mipmapped array");
+  *Out = nullptr;
+  Expected<runtime::ImageResource> R = layoutArray(Desc, Extent, Flags);
+  if (!R)
+    return R.takeError();
+  // As many levels as halving the largest dimension allows, at most.
+  uint64_t Largest = std::max(R->Width, R->Dimensions >= 2 ? R->Height : 1);
+  if (R->Dimensions >= 3)
+    Largest = std::max(Largest, R->Depth);
+  unsigned Full = Log2_64(Largest) + 1;
+  NumLevels = std::clamp(NumLevels ? NumLevels : Full, 1u, Full);
+  if (NumLevels > runtime::MaxMipLevels)
+    return invalidValue("more mipmap levels than exist");
+  R->NumLevels = NumLevels;
+  uint64_t Bytes = 0;
+  for (unsigned L = 0; L != NumLevels; ++L) {
+    R->LevelOffset[L] = Bytes;
+    runtime::ImageResource Level = R->getLevel(L);
+    Bytes += Level.SlicePitch * Level.Depth;
+  }
+  Expected<void *> Mem = C.allocate(Bytes);
+  if (!Mem)
+    return Mem.takeError();
+  R->Data = static_cast<char *>(*Mem);
+  auto *M = new cudaMipmappedArray;
+  M->Data = *Mem;
+  M->Desc = *Desc;
+  M->Extent = Extent;
+  M->Flags = Flags;
+  M->Resource = *R;
+  for (unsigned L = 0; L != NumLevels; ++L) {
+    runtime::ImageResource Level = R->getLevel(L);
+    Level.NumLevels = 1;
+    M->Levels.push_back(makeArray(Level, *Desc, levelExtent(Extent, Flags, L),
+                                  Flags, /*IsLevel=*/true));
+  }
+  TextureState &S = TextureState::get();
+  std::lock_guard<std::mutex> G(S.Lock);
+  S.Mipmapped.insert(M);
+  *Out = M;
+  return Error::success();
+}
+
+Expected<cudaMipmappedArray *> checkedMipmapped(const void *M) {
+  TextureState &S = TextureState::get();
+  std::lock_guard<std::mutex> G(S.Lock);
+  auto *P = static_cast<const cudaMipmappedArray *>(M);
+  if (!P || !S.Mipmapped.contains(P))
+    return invalidHandle("not a mipmapped array");
+  return const_cast<cudaMipmappedArray *>(P);
 }
 
 /// Copies Depth slices of Height rows of Width bytes, queued on the legacy
@@ -319,8 +427,12 @@ Expected<runtime::ImageResource> toResource(device::Context &C,
     R.Data = static_cast<char *>(P.devPtr);
     return R;
   }
-  case cudaResourceTypeMipmappedArray:
-    return notSupported("mipmapped arrays");
+  case cudaResourceTypeMipmappedArray: {
+    Expected<cudaMipmappedArray *> M = checkedMipmapped(D.res.mipmap.mipmap);
+    if (!M)
+      return M.takeError();
+    return (*M)->Resource;
+  }
   }
   return invalidValue("unknown resource type " + Twine(int(D.resType)));
 }
@@ -341,6 +453,17 @@ Expected<runtime::SamplerState> toSampler(const cudaTextureDesc &T) {
     return invalidValue("unknown read mode " + Twine(int(T.readMode)));
   if (T.sRGB)
     return notSupported("sRGB textures");
+  if (T.seamlessCubemap)
+    return notSupported("seamless cubemap filtering (filtering stays within a "
+                        "face)");
+  if (T.mipmapFilterMode != cudaFilterModePoint &&
+      T.mipmapFilterMode != cudaFilterModeLinear)
+    return invalidValue("unknown mipmap filter mode " +
+                        Twine(int(T.mipmapFilterMode)));
+  S.MipFilter = runtime::FilterMode(T.mipmapFilterMode);
+  S.LodBias = T.mipmapLevelBias;
+  S.MinLodClamp = T.minMipmapLevelClamp;
+  S.MaxLodClamp = T.maxMipmapLevelClamp;
   S.Filter = runtime::FilterMode(T.filterMode);
   S.Read = runtime::ReadMode(T.readMode);
   S.NormalizedCoords = T.normalizedCoords != 0;
@@ -445,8 +568,11 @@ PTXJIT_CUDART_API cudaError_t cudaFreeArray(cudaArray_t Array) {
     TextureState &S = TextureState::get();
     {
       std::lock_guard<std::mutex> G(S.Lock);
-      if (!S.Arrays.erase(Array))
+      if (!S.Arrays.contains(Array))
         return invalidHandle("not an array");
+      if (Array->IsLevel)
+        return invalidValue("a level is freed with its mipmapped array");
+      S.Arrays.erase(Array);
     }
     Error E = C.free(Array->Data);
     delete Array;
@@ -492,6 +618,48 @@ PTXJIT_CUDART_API cudaError_t cudaMalloc3D(cudaPitchedPtr *Ptr,
   if (E == cudaSuccess)
     *Ptr = {Mem, Pitch, Extent.width, Extent.height};
   return E;
+}
+
+PTXJIT_CUDART_API cudaError_t cudaMallocMipmappedArray(
+    cudaMipmappedArray_t *Out, const cudaChannelFormatDesc *Desc,
+    cudaExtent Extent, unsigned NumLevels, unsigned Flags) {
+  return withContext([&](device::Context &C) {
+    return createMipmappedArray(C, Out, Desc, Extent, NumLevels, Flags);
+  });
+}
+
+PTXJIT_CUDART_API cudaError_t cudaGetMipmappedArrayLevel(
+    cudaArray_t *Level, cudaMipmappedArray_const_t M, unsigned L) {
+  if (!Level)
+    return setLastError(cudaErrorInvalidValue);
+  Expected<cudaMipmappedArray *> A = checkedMipmapped(M);
+  if (!A)
+    return result(A.takeError());
+  if (L >= (*A)->Levels.size())
+    return result(invalidValue("level " + Twine(L) + " of " +
+                               Twine((*A)->Levels.size())));
+  *Level = (*A)->Levels[L];
+  return setLastError(cudaSuccess);
+}
+
+PTXJIT_CUDART_API cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t M) {
+  if (!M)
+    return setLastError(cudaSuccess);
+  return withContext([&](device::Context &C) -> Error {
+    TextureState &S = TextureState::get();
+    {
+      std::lock_guard<std::mutex> G(S.Lock);
+      if (!S.Mipmapped.erase(M))
+        return invalidHandle("not a mipmapped array");
+      for (cudaArray *Level : M->Levels)
+        S.Arrays.erase(Level);
+    }
+    Error E = C.free(M->Data);
+    for (cudaArray *Level : M->Levels)
+      delete Level;
+    delete M;
+    return E;
+  });
 }
 
 // Copies.

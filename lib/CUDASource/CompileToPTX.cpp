@@ -10,22 +10,28 @@
 
 #include "DeviceHeaders.h"
 #include "ptxjit/CUDASource/CUDASource.h"
+#include "ptxjit/Cache/DiskCache.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/Version.h"
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Driver/CreateInvocationFromArgs.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Frontend/Utils.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 extern "C" {
@@ -36,6 +42,7 @@ void LLVMInitializeNVPTXAsmPrinter();
 }
 
 using namespace llvm;
+using namespace ptxjit;
 using namespace ptxjit::cudasource;
 
 static Error makeError(const Twine &Msg) {
@@ -148,6 +155,106 @@ static void printMissingHint(raw_ostream &Diag, StringRef FileName,
          "installation (--cuda-path=DIR or CUDA_PATH)\n";
 }
 
+namespace {
+/// Every file the compilation reads through the preprocessor, system
+/// headers included.
+class IncludedFiles : public clang::DependencyCollector {
+  bool needSystemDependencies() override { return true; }
+};
+
+/// A cached compilation: the files it read with their digests, and the PTX.
+struct PTXEntry {
+  std::vector<std::pair<std::string, cache::CacheDigest>> Files;
+  std::string PTX;
+};
+} // namespace
+
+namespace endian = llvm::support::endian;
+
+static void writeBytes(std::string &Out, StringRef Bytes) {
+  char Size[8];
+  endian::write64le(Size, Bytes.size());
+  Out.append(Size, 8);
+  Out += Bytes;
+}
+
+static bool readBytes(StringRef &In, StringRef &Bytes) {
+  if (In.size() < 8)
+    return false;
+  uint64_t Size = endian::read64le(In.data());
+  In = In.drop_front(8);
+  if (Size > In.size())
+    return false;
+  Bytes = In.take_front(Size);
+  In = In.drop_front(Size);
+  return true;
+}
+
+static std::string encodePTXEntry(const PTXEntry &E) {
+  std::string Out;
+  writeBytes(Out, utostr(E.Files.size()));
+  for (const auto &[Path, Digest] : E.Files) {
+    writeBytes(Out, Path);
+    writeBytes(Out, StringRef(reinterpret_cast<const char *>(Digest.data()),
+                              Digest.size()));
+  }
+  writeBytes(Out, E.PTX);
+  return Out;
+}
+
+static std::optional<PTXEntry> decodePTXEntry(StringRef In) {
+  PTXEntry E;
+  StringRef Count;
+  uint64_t N;
+  if (!readBytes(In, Count) || Count.getAsInteger(10, N) || N > In.size())
+    return std::nullopt;
+  for (uint64_t I = 0; I != N; ++I) {
+    StringRef Path, Digest;
+    if (!readBytes(In, Path) || !readBytes(In, Digest) ||
+        Digest.size() != sizeof(cache::CacheDigest))
+      return std::nullopt;
+    cache::CacheDigest D;
+    std::memcpy(D.data(), Digest.data(), D.size());
+    E.Files.push_back({Path.str(), D});
+  }
+  StringRef PTX;
+  if (!readBytes(In, PTX) || !In.empty())
+    return std::nullopt;
+  E.PTX = PTX.str();
+  return E;
+}
+
+/// The digest of the file at Path as FS reads it; std::nullopt if it
+/// cannot be read.
+static std::optional<cache::CacheDigest> hashFile(vfs::FileSystem &FS,
+                                                  StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = FS.getBufferForFile(Path);
+  if (!Buf)
+    return std::nullopt;
+  return cache::hashBytes((*Buf)->getBuffer());
+}
+
+/// The key of a compilation of Source with the driver command line Args.
+static cache::CacheDigest getPTXKey(StringRef Source, StringRef FileName,
+                                    ArrayRef<std::string> Args) {
+  cache::CacheKeyBuilder B("cuda-ptx");
+  B.add("source", Source);
+  B.add("file", FileName);
+  for (const std::string &A : Args)
+    B.add("arg", A);
+  B.add("clang", clang::getClangFullVersion());
+  // Relative -I directories and file names resolve from here.
+  SmallString<128> CWD;
+  if (!sys::fs::current_path(CWD))
+    B.add("cwd", CWD);
+  // Header search paths Clang reads from the environment.
+  for (const char *Var :
+       {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "CUDA_PATH"})
+    if (const char *V = std::getenv(Var))
+      B.add(Var, V);
+  return B.final();
+}
+
 Expected<std::string>
 ptxjit::cudasource::compileToPTX(StringRef Source, StringRef FileName,
                                  const CompileOptions &Opts,
@@ -160,6 +267,23 @@ ptxjit::cudasource::compileToPTX(StringRef Source, StringRef FileName,
   IntrusiveRefCntPtr<vfs::FileSystem> FS = createFileSystem(Source, FileName);
 
   std::vector<std::string> Args = getDriverArgs(FileName, Opts, CUDA);
+  if (Opts.CacheHit)
+    *Opts.CacheHit = false;
+  // Printing -cc1 arguments needs a compilation.
+  cache::DiskCache *Cache = Opts.PrintCC1Args ? nullptr : Opts.Cache;
+  cache::CacheDigest Key;
+  if (Cache) {
+    Key = getPTXKey(Source, FileName, Args);
+    if (std::optional<std::string> Payload = Cache->lookup(Key))
+      if (std::optional<PTXEntry> E = decodePTXEntry(*Payload))
+        if (all_of(E->Files, [&](const auto &F) {
+              return hashFile(*FS, F.first) == F.second;
+            })) {
+          if (Opts.CacheHit)
+            *Opts.CacheHit = true;
+          return std::move(E->PTX);
+        }
+  }
   std::vector<const char *> ArgPtrs;
   for (const std::string &A : Args)
     ArgPtrs.push_back(A.c_str());
@@ -196,6 +320,10 @@ ptxjit::cudasource::compileToPTX(StringRef Source, StringRef FileName,
   auto *Printer = new DiagnosticPrinter(Diag, CI.getDiagnosticOpts());
   CI.createDiagnostics(Printer, /*ShouldOwnClient=*/true);
 
+  auto Included = std::make_shared<IncludedFiles>();
+  if (Cache)
+    CI.addDependencyCollector(Included);
+
   SmallString<0> PTX;
   CI.setOutputStream(std::make_unique<raw_svector_ostream>(PTX));
   clang::EmitAssemblyAction Action;
@@ -204,6 +332,25 @@ ptxjit::cudasource::compileToPTX(StringRef Source, StringRef FileName,
     if (!CUDA && !Printer->Undeclared.empty())
       printMissingHint(Diag, FileName, Printer->Undeclared);
     return makeError("cannot compile '" + FileName + "'");
+  }
+  if (Cache) {
+    PTXEntry E;
+    E.PTX = std::string(PTX);
+    std::vector<std::string> Files(Included->getDependencies().begin(),
+                                   Included->getDependencies().end());
+    // libdevice is linked, not included.
+    if (CUDA)
+      Files.push_back(CUDA->LibDevice);
+    bool AllRead = true;
+    for (const std::string &F : Files) {
+      std::optional<cache::CacheDigest> D = hashFile(*FS, F);
+      AllRead &= D.has_value();
+      if (D)
+        E.Files.push_back({F, *D});
+    }
+    // A file that cannot be read again could not be checked next time.
+    if (AllRead)
+      Cache->store(Key, encodePTXEntry(E));
   }
   return std::string(PTX);
 }

@@ -1,6 +1,9 @@
 //===- Context.cpp - The emulated device, as a library --------------------===//
 
 #include "ptxjit/Device/Context.h"
+#include "ptxjit/Cache/KernelEntry.h"
+#include "ptxjit/Runtime/Checking.h"
+#include "llvm/Support/SourceMgr.h"
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/FrontEnd.h"
@@ -27,6 +30,11 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions &Opts) {
     return makeDeviceError(ErrorCode::InvalidValue,
                            "the optimization level must be 0, 1, 2 or 3");
   std::unique_ptr<Context> C(new Context(Opts));
+  unsigned Kinds =
+      Opts.CheckKinds.value_or(runtime::getCheckKindsFromEnvironment());
+  C->Opts.CheckKinds = Kinds;
+  if (Kinds)
+    C->Check = std::make_unique<runtime::CheckSession>(Kinds, errs());
   JITOptions JO;
   JO.OptLevel = Opts.OptLevel;
   // Global memory is the context's allocations, all in the device range.
@@ -38,6 +46,8 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions &Opts) {
   if (!J)
     return withErrorCode(J.takeError(), ErrorCode::InitializationError);
   C->JIT = std::move(*J);
+  if (Opts.Cache)
+    C->Cache = std::make_unique<cache::DiskCache>(*Opts.Cache);
   // The caller's thread runs CTAs too: the pool needs one thread fewer.
   unsigned Threads = Opts.NumThreads
                          ? Opts.NumThreads
@@ -100,7 +110,10 @@ Error Context::unloadModule(device::Module &M) {
 Expected<void *> Context::allocate(uint64_t Size) {
   if (Error E = getStickyError())
     return std::move(E);
-  return Memory.allocate(Size);
+  Expected<void *> P = Memory.allocate(Size);
+  if (P && Check)
+    Check->addAllocation(*P, Size, "", /*Written=*/false);
+  return P;
 }
 
 Error Context::free(void *Ptr) {
@@ -109,7 +122,11 @@ Error Context::free(void *Ptr) {
   // cudaFree waits for the device: queued kernels may still use Ptr.
   if (Error E = DefaultStream->synchronize())
     return E;
-  return Memory.free(Ptr);
+  if (Error E = Memory.free(Ptr))
+    return E;
+  if (Check)
+    Check->freeAllocation(Ptr);
+  return Error::success();
 }
 
 Error Context::copyAsync(void *Dst, const void *Src, uint64_t Size, Stream *S) {
@@ -120,6 +137,8 @@ Error Context::copyAsync(void *Dst, const void *Src, uint64_t Size, Stream *S) {
                            "a copy needs a source and a destination");
   enqueue(S, [=] {
     std::memmove(Dst, Src, Size);
+    if (Check)
+      Check->markWritten(Dst, Size);
     return Error::success();
   });
   return Error::success();
@@ -132,6 +151,8 @@ Error Context::setAsync(void *Dst, uint8_t Value, uint64_t Size, Stream *S) {
     return makeDeviceError(ErrorCode::InvalidValue, "a set needs memory");
   enqueue(S, [=] {
     std::memset(Dst, Value, Size);
+    if (Check)
+      Check->markWritten(Dst, Size);
     return Error::success();
   });
   return Error::success();
@@ -240,9 +261,10 @@ void Context::printStats(raw_ostream &OS) const {
       if (!S.Compilations && !S.Launches)
         continue;
       OS << formatv("ptx-jit: kernel '{0}': {1} launches, {2} CTAs, run "
-                    "{3:f3} ms; {4} block shapes compiled in {5:f3} ms\n",
+                    "{3:f3} ms; {4} block shapes compiled in {5:f3} ms, {6} "
+                    "of them loaded from the cache\n",
                     Name, S.Launches, S.CTAs, S.RunSeconds * 1e3,
-                    S.Compilations, S.CompileSeconds * 1e3);
+                    S.Compilations, S.CompileSeconds * 1e3, S.CacheHits);
     }
 }
 
@@ -269,12 +291,72 @@ Error Context::recordAsyncError(Error E) {
   return makeDeviceError(Code, Message);
 }
 
+static double secondsSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+      .count();
+}
+
 Expected<CompiledKernel> Context::compile(const device::Module &M,
                                           StringRef Kernel,
-                                          const KernelShape &Shape) {
+                                          const KernelShape &Shape,
+                                          KernelStats *Stats) {
   std::lock_guard<std::mutex> G(JITLock);
-  Expected<CompiledKernel> K =
-      JIT->compile(M.getPTX(), Kernel, Shape, &M.getVariableSymbols());
+  KernelStats Ignored;
+  KernelStats &S = Stats ? *Stats : Ignored;
+  CompileTimes Times;
+  auto Add = [&] {
+    S.IRGenSeconds += Times.IRGenSeconds;
+    S.OptimizeSeconds += Times.OptimizeSeconds;
+    S.CodeGenSeconds += Times.CodeGenSeconds;
+    S.LinkSeconds += Times.LinkSeconds;
+  };
+  cache::CacheDigest Key;
+  if (Cache) {
+    auto Start = std::chrono::steady_clock::now();
+    Key = JIT->getCacheKey(M.getPTX(), Kernel, Shape,
+                           /*ExternalModuleVariables=*/true, *Opts.CheckKinds);
+    std::optional<std::string> Payload = Cache->lookup(Key);
+    Expected<cache::KernelEntry> Entry =
+        Payload ? cache::decodeKernelEntry(*Payload)
+                : Expected<cache::KernelEntry>(createStringError(
+                      inconvertibleErrorCode(), "not in the cache"));
+    S.CacheSeconds += secondsSince(Start);
+    if (Entry) {
+      KernelObject Object{
+          std::move(Entry->Layout),
+          MemoryBuffer::getMemBufferCopy(Entry->Object, Kernel)};
+      Expected<CompiledKernel> K = JIT->link(std::move(Object), Kernel, Shape,
+                                             &M.getVariableSymbols(), &Times);
+      Add();
+      if (K) {
+        ++S.CacheHits;
+        return K;
+      }
+      // An entry that does not link is compiled again and replaced.
+      consumeError(K.takeError());
+      Times = {};
+    } else {
+      consumeError(Entry.takeError());
+    }
+    ++S.CacheMisses;
+  }
+  Expected<KernelObject> Object =
+      JIT->compileToObject(M.getPTX(), Kernel, Shape,
+                           /*ExternalModuleVariables=*/true, *Opts.CheckKinds,
+                           &Times);
+  if (!Object) {
+    Add();
+    return withErrorCode(Object.takeError(), ErrorCode::InvalidPtx);
+  }
+  if (Cache) {
+    auto Start = std::chrono::steady_clock::now();
+    Cache->store(Key, cache::encodeKernelEntry(Object->Layout,
+                                               Object->Object->getBuffer()));
+    S.CacheSeconds += secondsSince(Start);
+  }
+  Expected<CompiledKernel> K = JIT->link(std::move(*Object), Kernel, Shape,
+                                         &M.getVariableSymbols(), &Times);
+  Add();
   if (!K)
     return withErrorCode(K.takeError(), ErrorCode::InvalidPtx);
   return K;
@@ -367,11 +449,22 @@ Error Context::launch(Kernel &K, Dim3 Grid, Dim3 Block,
                 P.Size);
   }
   const CompiledKernel *Code = *CK;
+  std::shared_ptr<runtime::LaunchCheck> Checked;
+  if (Check) {
+    Checked = std::make_shared<runtime::LaunchCheck>();
+    Checked->Session = Check.get();
+    Checked->Kinds = Check->kinds();
+    Checked->KernelName = K.getName().str();
+    const SourceMgr &SM = K.getModule().getPTX().getSourceMgr();
+    Checked->File =
+        SM.getMemoryBuffer(SM.getMainFileID())->getBufferIdentifier().str();
+    Config.Check = Checked.get();
+  }
   double Timeout = LOpts.TimeoutSeconds;
   LaunchStats *Stats = LOpts.Stats;
   Kernel *Launched = &K;
-  enqueue(S, [this, Launched, Code, ParamBuffer, Config, Timeout,
-              Stats]() mutable {
+  enqueue(S, [this, Launched, Code, ParamBuffer, Config, Timeout, Stats,
+              Checked]() mutable {
     // Work queued behind a failed kernel does not run.
     if (Error E = getStickyError())
       return E;

@@ -76,7 +76,8 @@ Expected<const CompiledKernel *> Kernel::getCompiled(Dim3 Block) {
     Shape.BlockDim[1] = Block.Y;
     Shape.BlockDim[2] = Block.Z;
     auto Start = std::chrono::steady_clock::now();
-    Expected<CompiledKernel> K = M.getContext().compile(M, F.Name, Shape);
+    Expected<CompiledKernel> K =
+        M.getContext().compile(M, F.Name, Shape, &Stats);
     Stats.CompileSeconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count();

@@ -1,6 +1,7 @@
 //===- Module.cpp - A PTX module loaded into a context --------------------===//
 
 #include "ptxjit/Device/Module.h"
+#include "ptxjit/Runtime/Checking.h"
 #include "ptxjit/Device/Context.h"
 #include "ptxjit/IRGen/IRGen.h"
 #include "ptxjit/PTX/AST.h"
@@ -21,8 +22,11 @@ Module::Module(Context &Ctx, std::unique_ptr<ptx::Module> PTX)
     : Ctx(Ctx), PTX(std::move(PTX)) {}
 
 Module::~Module() {
-  for (auto &Entry : Variables)
+  for (auto &Entry : Variables) {
     llvm::consumeError(Ctx.getMemory().free(Entry.second.Base));
+    if (runtime::CheckSession *S = Ctx.getCheckSession())
+      S->freeAllocation(Entry.second.Base);
+  }
 }
 
 Expected<std::unique_ptr<Module>>
@@ -50,6 +54,9 @@ Error Module::allocateVariables() {
                                             "' (" + llvm::Twine(Image.Size) +
                                             " bytes)")
                                                .str());
+    // Module variables start zeroed or initialized, so written (initcheck).
+    if (runtime::CheckSession *S = Ctx.getCheckSession())
+      S->addAllocation(*Mem, Image.Size, V.Name, /*Written=*/true);
     Variables[V.Name] = {*Mem, Image.Size};
     VariableSymbols.push_back({getModuleVariableSymbol(V.Name), *Mem});
     Images.push_back(std::move(Image));

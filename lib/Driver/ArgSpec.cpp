@@ -39,6 +39,10 @@ static Expected<BufferInit> parseInit(StringRef Text) {
   BufferInit Init;
   if (Text == "zero")
     return Init;
+  if (Text == "uninit") {
+    Init.Kind = BufferInit::Uninit;
+    return Init;
+  }
   if (Text == "iota") {
     Init.Kind = BufferInit::Iota;
     return Init;
@@ -134,6 +138,84 @@ static Expected<BufferSpec> parseBuffer(ElementType Ty, StringRef Rest) {
   return Buf;
 }
 
+/// KIND ':' TYPE '[' W[,H[,D]] ']' ['=' INIT] {',' OPTION} ['>' OUT], after
+/// the KIND.
+static Error parseImage(StringRef Kind, StringRef Rest, ArgSpec &Arg) {
+  ImageSpec &Img = Arg.Img;
+  Img.IsSurface = Kind.starts_with("surf");
+  Img.Dimensions = unsigned(Kind.drop_back().back() - '0'); // tex2d: 2
+  if (!Rest.consume_front(":"))
+    return createStringError("expected ':' after '%s'", Kind.str().c_str());
+  StringRef Head = Rest.take_while(isAlnum);
+  Rest = Rest.drop_front(Head.size());
+  std::optional<ElementType> Ty = parseElementType(Head);
+  const StringRef Texels[] = {"u8",  "s8",  "u16", "s16",
+                              "u32", "s32", "f16", "f32"};
+  if (!Ty || !is_contained(Texels, Head))
+    return createStringError("'%s' is not a texel type (expected one of u8, "
+                             "s8, u16, s16, u32, s32, f16, f32)",
+                             Head.str().c_str());
+  size_t Close = Rest.find(']');
+  if (!Rest.consume_front("[") || Close == StringRef::npos)
+    return createStringError("expected '[W,H,...]' after '%s'",
+                             Head.str().c_str());
+  SmallVector<StringRef, 3> Sizes;
+  Rest.take_until([](char C) { return C == ']'; }).split(Sizes, ',');
+  Rest = Rest.drop_front(Close);
+  if (Sizes.size() != Img.Dimensions)
+    return createStringError("%s takes %u size%s, found %zu",
+                             Kind.str().c_str(), Img.Dimensions,
+                             Img.Dimensions == 1 ? "" : "s", Sizes.size());
+  uint64_t Count = 1;
+  for (auto [K, S] : enumerate(Sizes)) {
+    S = S.trim();
+    if (S.empty() || !all_of(S, isDigit) || S.getAsInteger(10, Img.Extent[K]) ||
+        Img.Extent[K] == 0 || Img.Extent[K] > (1u << 16))
+      return createStringError("'%s' is not a valid size (1 to 65536)",
+                               S.str().c_str());
+    Count *= Img.Extent[K];
+  }
+  // INIT, up to the first ',' or '>'; then the options.
+  auto [Body, OutText] = Rest.split('>');
+  bool HasOutput = Rest.contains('>');
+  auto [InitText, Options] = Body.split(',');
+  std::string Buffer = (Head + "[" + Twine(Count) + "]" + InitText).str();
+  if (HasOutput)
+    Buffer += (">" + OutText).str();
+  Expected<BufferSpec> Buf =
+      parseBuffer(*Ty, StringRef(Buffer).drop_front(Head.size()));
+  if (!Buf)
+    return Buf.takeError();
+  Arg.Buf = std::move(*Buf);
+  SmallVector<StringRef, 4> Opts;
+  Options.split(Opts, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef O : Opts) {
+    O = O.trim();
+    auto [Key, Value] = O.split('=');
+    const StringRef Modes[] = {"wrap", "clamp", "mirror", "border"};
+    if (O == "normalized") {
+      Img.NormalizedCoords = true;
+    } else if (Key == "filter" && (Value == "point" || Value == "linear")) {
+      Img.LinearFilter = Value == "linear";
+    } else if (Key == "address" && is_contained(Modes, Value)) {
+      Img.Address = unsigned(find(Modes, Value) - std::begin(Modes));
+    } else if (Key == "read" && (Value == "element" || Value == "normalized")) {
+      Img.NormalizedRead = Value == "normalized";
+    } else {
+      return createStringError(
+          "unknown option '%s' (expected filter=point|linear, "
+          "address=clamp|wrap|mirror|border, normalized, or "
+          "read=element|normalized)",
+          O.str().c_str());
+    }
+    if (Img.IsSurface && Key != "address")
+      return createStringError("a surface takes no '%s' option",
+                               O.str().c_str());
+  }
+  Arg.Kind = ArgSpec::Image;
+  return Error::success();
+}
+
 Expected<ArgSpec> ptxjit::driver::parseArgSpec(StringRef Spec) {
   Spec = Spec.trim();
   ArgSpec Arg;
@@ -155,6 +237,13 @@ Expected<ArgSpec> ptxjit::driver::parseArgSpec(StringRef Spec) {
   }
   StringRef Head = Unnamed.take_while(isAlnum);
   StringRef Rest = Unnamed.drop_front(Head.size());
+  if (is_contained({"tex1d", "tex2d", "tex3d", "surf1d", "surf2d", "surf3d"},
+                   Head)) {
+    if (Error E = parseImage(Head, Rest, Arg))
+      return std::move(E);
+    Arg.Buf.Name = Name.str();
+    return Arg;
+  }
   if (std::optional<ElementType> Ty = parseElementType(Head)) {
     Expected<BufferSpec> Buf = parseBuffer(*Ty, Rest);
     if (!Buf)

@@ -91,6 +91,7 @@ static Error initialize(HostBuffer &Buf, const BufferInit &Init,
                         uint64_t DefaultSeed) {
   switch (Init.Kind) {
   case BufferInit::Zero:
+  case BufferInit::Uninit:
     return Error::success();
   case BufferInit::Iota:
     fillIota(Buf);

@@ -5,6 +5,7 @@
 #include "ptxjit/Driver/BufferPrinter.h"
 #include "ptxjit/Runtime/DeviceArena.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "ptxjit/Runtime/Textures.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -26,6 +27,36 @@ static Error checkCount(ArrayRef<ParamDesc> Params,
                            Specs[Params.size()].c_str(), Counts.c_str());
 }
 
+/// The texture or surface object of an image SPEC over Buf's texels. The
+/// object lives as long as the process (one run of ptx-jit).
+static Expected<uint64_t> createImage(const ArgSpec &Spec, HostBuffer &Buf) {
+  using namespace ptxjit::runtime;
+  const ImageSpec &Img = Spec.Img;
+  ImageObject O;
+  O.IsSurface = Img.IsSurface;
+  ImageResource &R = O.Resource;
+  StringRef Type = getElementTypeName(Spec.Buf.Type);
+  R.Format.NumChannels = 1;
+  R.Format.ChannelBits = unsigned(getElementSize(Spec.Buf.Type) * 8);
+  R.Format.Kind = Type.starts_with("f")   ? ChannelKind::Float
+                  : Type.starts_with("s") ? ChannelKind::Signed
+                                          : ChannelKind::Unsigned;
+  R.Data = static_cast<char *>(static_cast<void *>(Buf.data()));
+  R.Dimensions = Img.Dimensions;
+  R.Width = Img.Extent[0];
+  R.Height = Img.Extent[1];
+  R.Depth = Img.Extent[2];
+  R.RowPitch = R.Width * R.Format.getTexelBytes();
+  R.SlicePitch = R.RowPitch * R.Height;
+  for (AddressMode &M : O.Sampler.Address)
+    M = AddressMode(Img.Address);
+  O.Sampler.Filter = Img.LinearFilter ? FilterMode::Linear : FilterMode::Point;
+  O.Sampler.Read =
+      Img.NormalizedRead ? ReadMode::NormalizedFloat : ReadMode::ElementType;
+  O.Sampler.NormalizedCoords = Img.NormalizedCoords;
+  return ImageObjectTable::get().create(O);
+}
+
 static Expected<BoundArgument> bindArgument(const ParamDesc &Param,
                                             StringRef Spec, uint64_t Index) {
   BoundArgument Arg;
@@ -37,7 +68,7 @@ static Expected<BoundArgument> bindArgument(const ParamDesc &Param,
                              toString(Parsed.takeError()).c_str());
   Arg.Spec = std::move(*Parsed);
 
-  if (!Arg.Spec.isBuffer()) {
+  if (!Arg.Spec.isBuffer() && !Arg.Spec.isImage()) {
     Expected<std::vector<uint8_t>> Value = encodeScalar(Arg.Spec, Param);
     if (!Value)
       return Value.takeError();
@@ -67,6 +98,15 @@ static Expected<BoundArgument> bindArgument(const ParamDesc &Param,
                        .str());
   Arg.Value = encodePointer(reinterpret_cast<uintptr_t>(Buf->data()));
   Arg.Buffer = std::move(*Buf);
+  if (!Arg.Spec.isImage())
+    return Arg;
+  // A texture or surface over the buffer's texels; the handle is passed.
+  Expected<uint64_t> Handle = createImage(Arg.Spec, *Arg.Buffer);
+  if (!Handle)
+    return createStringError("parameter '%s': --arg '%s': %s",
+                             Param.Name.c_str(), Spec.str().c_str(),
+                             toString(Handle.takeError()).c_str());
+  Arg.Value = encodePointer(uintptr_t(*Handle));
   return Arg;
 }
 

@@ -1,11 +1,13 @@
 //===- RunKernel.cpp - The `ptx-jit run` command --------------------------===//
 
 #include "ptxjit/Driver/RunKernel.h"
+#include "ptxjit/Runtime/Checking.h"
 #include "ptxjit/Device/Context.h"
 #include "ptxjit/Driver/KernelArguments.h"
 #include "ptxjit/Driver/KernelNames.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/Runtime/Launch.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -125,6 +127,76 @@ static Expected<driver::ParamDesc> describeParam(const ptx::VariableDecl &P) {
                    ptx::getSpelling(P.Type) + ", which --arg cannot set");
 }
 
+namespace {
+/// What --stats reports of a run.
+struct RunStats {
+  double JITSeconds = 0;
+  double RunSeconds = -1; ///< negative: the launch did not start
+  uint64_t BufferBytes = 0;
+  LaunchStats Launch;
+  device::KernelStats Kernel;
+};
+} // namespace
+
+static void printRunStats(raw_ostream &Err, const RunOptions &Opts,
+                          StringRef Kernel, double ParseSeconds,
+                          const RunStats &S, bool Failed) {
+  auto Ms = [](double Seconds) {
+    return formatv("{0,9:f3} ms", Seconds * 1e3);
+  };
+  const device::KernelStats &K = S.Kernel;
+  Err << "ptx-jit: stats for kernel '" << Kernel << "'"
+      << (Failed ? " (the launch failed)" : "") << ":\n";
+  if (Opts.Input.CompiledSource)
+    Err << "  clang     " << Ms(Opts.Input.ClangSeconds) << "  (PTX cache: "
+        << (!Opts.Input.PTXCacheUsed ? "off"
+            : Opts.Input.PTXCacheHit ? "hit"
+                                     : "miss")
+        << ")\n";
+  Err << "  parse     " << Ms(ParseSeconds) << '\n';
+  Err << "  cache     " << Ms(K.CacheSeconds) << "  (cache: "
+      << (!Opts.Cache      ? "off"
+          : K.CacheHits    ? "hit"
+          : K.Compilations ? "miss"
+                           : "not reached")
+      << ")\n";
+  Err << "  irgen     " << Ms(K.IRGenSeconds) << '\n';
+  Err << "  optimize  " << Ms(K.OptimizeSeconds) << '\n';
+  Err << "  codegen   " << Ms(K.CodeGenSeconds) << '\n';
+  Err << "  link      " << Ms(K.LinkSeconds) << '\n';
+  Err << "  jit total " << Ms(S.JITSeconds)
+      << "  (context, cache, compilation and linking)\n";
+  if (S.RunSeconds >= 0)
+    Err << "  run       " << Ms(S.RunSeconds) << '\n';
+  const LaunchStats &L = S.Launch;
+  Err << formatv("  {0} threads, {1} CTAs, {2} warps, {3} barrier waits, {4} "
+                 "fiber switches\n",
+                 L.Threads, L.CTAs, L.Warps, L.BarrierWaits, L.FiberSwitches);
+  Err << formatv("  buffers {0} bytes", S.BufferBytes);
+  // Each buffer counted once: a lower bound of what the kernel moved.
+  if (S.RunSeconds > 0)
+    Err << formatv(", {0:f3} GB/s over the run",
+                   S.BufferBytes / S.RunSeconds / 1e9);
+  Err << '\n';
+}
+
+/// Tells the checks about the --arg buffers: host data, written unless
+/// their INIT is `uninit`.
+static void registerBuffers(runtime::CheckSession &Check,
+                            const KernelArguments &Args) {
+  for (const BoundArgument &A : Args.getArguments()) {
+    if (!A.Buffer)
+      continue;
+    unsigned I = &A - Args.getArguments().data() + 1;
+    std::string Name = formatv("--arg {0}, {1}[{2}]", I,
+                               getElementTypeName(A.Spec.Buf.Type),
+                               A.Spec.Buf.Count)
+                           .str();
+    Check.addAllocation(A.Buffer->data(), A.Buffer->getSizeInBytes(), Name,
+                        A.Spec.Buf.Init.Kind != BufferInit::Uninit);
+  }
+}
+
 Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
                         double ParseSeconds, raw_ostream &Out,
                         raw_ostream &Err) {
@@ -148,19 +220,42 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   if (!Args)
     return Args.takeError();
 
+  RunStats Stats;
+  for (const BoundArgument &A : Args->getArguments())
+    if (A.Buffer)
+      Stats.BufferBytes += A.Buffer->getSizeInBytes();
+  // --stats is printed whatever happens once a kernel was chosen.
+  bool Failed = true;
+  device::Kernel *StatsKernel = nullptr;
+  llvm::scope_exit PrintStats([&] {
+    if (!Opts.PrintStats)
+      return;
+    if (StatsKernel)
+      Stats.Kernel = StatsKernel->getStats();
+    // After the outputs, whatever streams they share.
+    Out.flush();
+    printRunStats(Err, Opts, KernelName, ParseSeconds, Stats, Failed);
+  });
+
   auto JITStart = Clock::now();
   device::ContextOptions CO;
   CO.OptLevel = Opts.OptLevel;
   CO.NumThreads = Opts.Threads;
+  CO.Cache = Opts.Cache;
+  CO.CheckKinds = Opts.CheckKinds;
   Expected<std::unique_ptr<device::Context>> Ctx = device::Context::create(CO);
   if (!Ctx)
     return Ctx.takeError();
+  runtime::CheckSession *Check = (*Ctx)->getCheckSession();
+  if (Check)
+    registerBuffers(*Check, *Args);
   Expected<device::Module &> M = (*Ctx)->loadModule(std::move(PTX));
   if (!M)
     return M.takeError();
   Expected<device::Kernel &> DK = M->getKernel(KernelName);
   if (!DK)
     return DK.takeError();
+  StatsKernel = &*DK;
   device::Dim3 Grid{Opts.Grid[0], Opts.Grid[1], Opts.Grid[2]};
   device::Dim3 Block{Opts.Block[0], Opts.Block[1], Opts.Block[2]};
   // Compiling first keeps JIT time out of the run time --stats reports; a
@@ -177,24 +272,28 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   if (Opts.DynamicShared > DK->getAttributes().MaxDynamicSharedBytes)
     if (Error E = DK->setMaxDynamicSharedBytes(Opts.DynamicShared))
       return E;
-  if (Expected<const CompiledKernel *> CK = DK->getCompiled(Block); !CK)
-    return CK.takeError();
-  double JITSeconds =
+  Expected<const CompiledKernel *> CK = DK->getCompiled(Block);
+  Stats.JITSeconds =
       std::chrono::duration<double>(Clock::now() - JITStart).count();
+  if (!CK)
+    return CK.takeError();
 
   Out.flush(); // device printf writes to the same stdout
   SmallVector<void *, 8> Values = Args->getKernelParams();
   device::LaunchOptions LO;
   LO.TimeoutSeconds = Opts.TimeoutSeconds;
   std::copy(Opts.Cluster, Opts.Cluster + 3, LO.ClusterDim);
-  LaunchStats Stats;
-  LO.Stats = &Stats;
+  LO.Stats = &Stats.Launch;
   auto RunStart = Clock::now();
   Error E = (*Ctx)->launch(*DK, Grid, Block, Opts.DynamicShared, nullptr,
                            Values.data(), LO);
   if (!E)
     E = (*Ctx)->synchronize();
+  Stats.RunSeconds =
+      std::chrono::duration<double>(Clock::now() - RunStart).count();
   if (E) {
+    if (Check)
+      Check->printSummary();
     auto [Code, Message] = device::takeError(std::move(E));
     if (Code == device::ErrorCode::LaunchTimeout && Opts.TimeoutSeconds > 0)
       return joinErrors(
@@ -204,14 +303,15 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
           makeError(Message));
     return makeError(Message);
   }
-  double RunSeconds =
-      std::chrono::duration<double>(Clock::now() - RunStart).count();
   if (Error E = Args->writeOutputs(Out, Opts.PrintLimit))
     return E;
-  if (Opts.PrintStats)
-    Err << formatv("ptx-jit: parse {0:f3} ms, jit {1:f3} ms, run {2:f3} ms, "
-                   "{3} CTAs, {4} warps\n",
-                   ParseSeconds * 1e3, JITSeconds * 1e3, RunSeconds * 1e3,
-                   Stats.CTAs, Stats.Warps);
+  if (Check) {
+    Out.flush();
+    Check->printSummary();
+    if (uint64_t N = Check->numErrors())
+      return makeError(formatv("--check found {0} error{1} in kernel '{2}'",
+                               N, N == 1 ? "" : "s", KernelName));
+  }
+  Failed = false;
   return Error::success();
 }

@@ -3,7 +3,7 @@
 // Each global or generic access through a register checks its lanes'
 // addresses against the device range and their alignment: one subtraction,
 // AND and compare per access (scalar for uniform addresses). Lanes that
-// fail go to ptxjit_rt_check_access on a cold path, which lets through
+// fail go to ptxjit_rt_check_address on a cold path, which lets through
 // shared, local and host memory a kernel may reach and stops the warp with
 // an exact report for the rest. The access's site (line, kind, size) is
 // stored in the warp context first, so that a fault a signal catches (an
@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+#include "ptxjit/ABI/CheckABI.h"
 #include "ptxjit/ABI/DeviceRange.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "llvm/IR/MDBuilder.h"
@@ -50,7 +51,9 @@ void FunctionLowering::checkAccess(const ptx::Instruction &I,
                                    const ptx::Operand &AddrOp,
                                    const LaneValue &Addr, unsigned Bytes,
                                    AccessKind Kind) {
-  if (!ML.Options.CheckAddresses)
+  // Under --check=memcheck the checking mode reports (and skips) every
+  // invalid access itself, with its allocation's history.
+  if (!ML.Options.CheckAddresses || (ML.Options.CheckKinds & CheckMemory))
     return;
   bool Global = I.Space == StateSpace::Global;
   if (!Global && I.Space != StateSpace::Generic && I.Space != StateSpace::None)
@@ -91,7 +94,7 @@ void FunctionLowering::checkAccess(const ptx::Instruction &I,
   B.CreateStore(widen(Addr.V), AccessAddresses);
   auto [Variables, NumVariables] = ML.getVariableTable();
   Value *Faulting =
-      B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::CheckAccess),
+      B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::CheckAddress),
                    {CtxArg, AccessAddresses, Bad, B.getInt32(Site), Variables,
                     B.getInt32(NumVariables)});
   B.CreateCondBr(B.CreateICmpNE(Faulting, B.getInt32(0)), StopBB, Cont,

@@ -126,7 +126,7 @@ static bool branchesOnOthersWrites(const ptx::Function &F, bool CallsRead) {
 /// PTXJIT_BARRIERS=phases: kernels whose barriers allow it are compiled to
 /// run their CTAs in phases (Phases.cpp). Off by default: on the benchmark
 /// suite it is slower than fibers so far (docs/DESIGN.md).
-static bool phasesRequested() {
+bool ptxjit::phasesRequested() {
   static const bool On = [] {
     const char *V = std::getenv("PTXJIT_BARRIERS");
     return V && StringRef(V) == "phases";
@@ -417,7 +417,9 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   ML.Options = Opts;
   WarpWaits Waits = findWarpWaits(M, *F);
   ML.UsesBarriers = Waits != WarpWaits::None;
-  ML.MayRunInPhases = Waits == WarpWaits::Barriers && phasesRequested();
+  // Checked kernels keep fibers: the checks see each warp's lanes at barriers.
+  ML.MayRunInPhases = Waits == WarpWaits::Barriers && phasesRequested() &&
+                      !Opts.CheckKinds;
   if (Error E = ML.lowerGlobals(*F))
     return std::move(E);
   Expected<Function *> Fn = ML.emitKernel(*F);

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckInstrumentation.h"
 #include "Lowering.h"
 #include "Semantics.h"
 #include "ptxjit/ABI/WarpABI.h"
@@ -89,6 +90,8 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
   const Operand &Dst = I.Operands[0];
   unsigned N = Dst.Kind == Operand::Vector ? Dst.Elements.size() : 1;
   FL.checkAccess(I, I.Operands[1], *Addr, Size * N, AK_Load);
+  Value *Mask = emitAccessCheck(FL, I, *Addr, Size * N, CheckAccessKind::Read,
+                                FL.getInstMask());
   for (unsigned K = 0; K != N; ++K) {
     const Operand &D = Dst.Kind == Operand::Vector ? Dst.Elements[K] : Dst;
     if (D.Kind == Operand::Sink)
@@ -98,7 +101,7 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
       return A.takeError();
     Value *V;
     if (isOrdered(I)) {
-      V = FL.collectActiveLanes(FL.getInstMask(), Elt, [&](Value *Lane) {
+      V = FL.collectActiveLanes(Mask, Elt, [&](Value *Lane) {
         Value *P = B.CreateIntToPtr(FL.laneOf(A->V, Lane), B.getPtrTy());
         LoadInst *L = B.CreateLoad(Elt, P);
         L->setAtomic(I.hasModifier(Modifier::Acquire)
@@ -111,7 +114,7 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
     } else {
       bool KernelParam = I.Space == StateSpace::Param && FL.F.IsEntry &&
                          !I.Operands[1].BaseIsRegister;
-      V = FL.loadLanes(*A, Elt, FL.getInstMask(), KernelParam);
+      V = FL.loadLanes(*A, Elt, Mask, KernelParam);
     }
     if (Error E = FL.write(D, V, T, ptx::isSigned(T)))
       return E;
@@ -129,6 +132,8 @@ static Error lowerStore(FunctionLowering &FL, const ptx::Instruction &I) {
   const Operand &Src = I.Operands[1];
   unsigned N = Src.Kind == Operand::Vector ? Src.Elements.size() : 1;
   FL.checkAccess(I, I.Operands[0], *Addr, Size * N, AK_Store);
+  Value *Mask = emitAccessCheck(FL, I, *Addr, Size * N, CheckAccessKind::Write,
+                                FL.getInstMask());
   for (unsigned K = 0; K != N; ++K) {
     const Operand &S = Src.Kind == Operand::Vector ? Src.Elements[K] : Src;
     if (S.Kind == Operand::Sink)
@@ -140,7 +145,7 @@ static Error lowerStore(FunctionLowering &FL, const ptx::Instruction &I) {
     if (!A)
       return A.takeError();
     if (isOrdered(I)) {
-      FL.forEachActiveLane(FL.getInstMask(), [&](Value *Lane) {
+      FL.forEachActiveLane(Mask, [&](Value *Lane) {
         Value *P = B.CreateIntToPtr(FL.laneOf(A->V, Lane), B.getPtrTy());
         StoreInst *St = B.CreateStore(FL.laneOf(V->V, Lane), P);
         St->setAtomic(I.hasModifier(Modifier::Release)
@@ -151,7 +156,7 @@ static Error lowerStore(FunctionLowering &FL, const ptx::Instruction &I) {
       });
       continue;
     }
-    FL.storeLanes(*A, V->V, FL.getInstMask());
+    FL.storeLanes(*A, V->V, Mask);
   }
   return Error::success();
 }
@@ -260,6 +265,9 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
   unsigned Size = ptx::getBitWidth(T) / 8;
   AtomicOrdering Ordering = orderingOf(I);
   FL.checkAccess(I, I.Operands[AddrIdx], *Addr, Size, AK_Atomic);
+  // Checked atomics are reported, and still run in every lane.
+  emitAccessCheck(FL, I, *Addr, Size, CheckAccessKind::Atomic,
+                  FL.getInstMask());
   if (!Half &&
       (I.Space == StateSpace::Shared || I.Space == StateSpace::SharedCTA)) {
     // Only this CTA, on this host thread, sees its shared memory.

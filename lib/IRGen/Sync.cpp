@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckInstrumentation.h"
 #include "Lowering.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/PTX/MatrixRules.h"
@@ -298,6 +299,7 @@ Error FunctionLowering::lowerCTABarrierPrologue(unsigned Index,
   Value *Id, *Count;
   if (Error E = readBarrierOperands(*this, I, Arriving, Id, Count))
     return E;
+  emitBarrierCheck(*this, I, Arriving, Id, Count);
   BarrierReduction Reduction = BarrierReduction::None;
   Value *Pred = B.getInt32(0);
   if (IsRed) {
@@ -554,6 +556,13 @@ Error FunctionLowering::syncResult(const ptx::Instruction &I,
 }
 
 Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
+  if (int MaskOp = memberMaskOperand(I);
+      MaskOp >= 0 && (ML.Options.CheckKinds & (CheckSync | CheckRaces))) {
+    Expected<LaneValue> M = read(I.Operands[MaskOp], ScalarType::B32);
+    if (!M)
+      return M.takeError();
+    emitWarpSyncCheck(*this, I, InstMask, *M);
+  }
   SyncExchange *X = PendingExchange;
   if (!X)
     return lowerWarpSyncOp(I);
@@ -824,6 +833,7 @@ Error FunctionLowering::lowerBarrierOp(const ptx::Instruction &I) {
     BasicBlock *Done = BasicBlock::Create(ML.Ctx, "arrived", Fn);
     B.CreateCondBr(B.CreateICmpNE(InstMask, B.getInt32(0)), Do, Done);
     B.SetInsertPoint(Do);
+    emitBarrierCheck(*this, I, InstMask, Id, Count);
     B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::BarArrive),
                  {runtimeArg(), Id, Count, InstMask, B.getInt32(0),
                   B.getInt32(0), B.getInt32(0), B.getInt32(getLine(I.Loc))});

@@ -7,8 +7,10 @@
 // lanes of the mask, so inactive lanes never sample or fault. Lanes the
 // runtime reports as trapping stop the launch as trap does.
 //
-// Only textures without mipmaps exist (the CUDA library makes no mipmapped
-// arrays), so tex.level and tex.grad sample level 0 as tex does.
+// tex.level and tex.grad pass their level of detail or gradients after the
+// coordinates; the runtime chooses and blends the mipmap levels. txq.level
+// passes its level in the result array. sured reduces and sust.p converts
+// through the surface entry points (SurfaceOp says which).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,8 +38,13 @@ public:
   Expected<abi::ImageGeometry> getGeometry() const;
   /// Each lane's handle (the address's base register) in a <32 x i64>.
   Expected<Value *> storeHandles(const Operand &Address);
-  /// The coordinates as 32-bit patterns in a [4 x <32 x i32>].
-  Expected<Value *> storeCoordinates(const Operand &Coords, ScalarType CoordTy);
+  /// The coordinates as 32-bit patterns in a [Components x <32 x i32>].
+  Expected<Value *> storeCoordinates(const Operand &Coords, ScalarType CoordTy,
+                                     unsigned Components = 4);
+  /// Stores the elements of Op (a vector, or one scalar) as F32 bit patterns
+  /// in components First... of Array.
+  Error storeFloats(const Operand &Op, Value *Array, unsigned First,
+                    unsigned Max);
   /// Component K of a [N x <32 x T>] temporary.
   Value *component(Value *Array, unsigned K) {
     return B.CreateConstInBoundsGEP2_32(
@@ -69,7 +76,11 @@ Expected<abi::ImageGeometry> ImageLowering::getGeometry() const {
     return ImageGeometry::A1D;
   if (I.hasModifier(Modifier::GeomA2D))
     return ImageGeometry::A2D;
-  return FL.error(I, "cube map textures are not supported");
+  if (I.hasModifier(Modifier::GeomCube))
+    return ImageGeometry::Cube;
+  if (I.hasModifier(Modifier::GeomACube))
+    return ImageGeometry::ACube;
+  return FL.error(I, "the instruction needs a geometry");
 }
 
 Expected<Value *> ImageLowering::storeHandles(const Operand &Address) {
@@ -89,11 +100,13 @@ Expected<Value *> ImageLowering::storeHandles(const Operand &Address) {
 }
 
 Expected<Value *> ImageLowering::storeCoordinates(const Operand &Coords,
-                                                  ScalarType CoordTy) {
+                                                  ScalarType CoordTy,
+                                                  unsigned Components) {
   Type *I32s = FL.getVectorType(B.getInt32Ty());
-  AllocaInst *Slot = FL.createTemporary(ArrayType::get(I32s, 4));
-  bool Layered =
-      I.hasModifier(Modifier::GeomA1D) || I.hasModifier(Modifier::GeomA2D);
+  AllocaInst *Slot = FL.createTemporary(ArrayType::get(I32s, Components));
+  bool Layered = I.hasModifier(Modifier::GeomA1D) ||
+                 I.hasModifier(Modifier::GeomA2D) ||
+                 I.hasModifier(Modifier::GeomACube);
   for (unsigned K = 0, E = std::min<size_t>(Coords.Elements.size(), 4); K != E;
        ++K) {
     const Operand &C = Coords.Elements[K];
@@ -107,6 +120,24 @@ Expected<Value *> ImageLowering::storeCoordinates(const Operand &Coords,
     B.CreateStore(B.CreateBitCast(FL.widen(V->V), I32s), component(Slot, K));
   }
   return Slot;
+}
+
+Error ImageLowering::storeFloats(const Operand &Op, Value *Array,
+                                 unsigned First, unsigned Max) {
+  Type *I32s = FL.getVectorType(B.getInt32Ty());
+  bool IsVector = Op.Kind == Operand::Vector;
+  unsigned N = IsVector ? std::min<size_t>(Op.Elements.size(), Max) : 1;
+  for (unsigned K = 0; K != N; ++K) {
+    const Operand &E = IsVector ? Op.Elements[K] : Op;
+    if (E.Kind == Operand::Sink)
+      continue;
+    Expected<LaneValue> V = FL.read(E, ScalarType::F32);
+    if (!V)
+      return V.takeError();
+    B.CreateStore(B.CreateBitCast(FL.widen(V->V), I32s),
+                  component(Array, First + K));
+  }
+  return Error::success();
 }
 
 void InstructionLowering::trapLanes(Value *Traps) {
@@ -156,14 +187,56 @@ static Error lowerQuery(ImageLowering &L) {
   if (!Handles)
     return Handles.takeError();
   AllocaInst *Result = FL.createTemporary(FL.getVectorType(B.getInt32Ty()));
-  Value *Traps = B.CreateCall(
-      FL.ML.getRuntimeFunction(RuntimeEntry::ImageQuery),
-      {B.getInt32(uint32_t(*Q)), B.getInt32(I.Op == ptx::Opcode::Suq),
-       FL.getInstMask(), *Handles, Result});
+  uint32_t Query = uint32_t(*Q);
+  if (I.hasModifier(Modifier::Level)) {
+    // txq.level: the level goes in through the result array.
+    if (*Q != abi::ImageQuery::Width && *Q != abi::ImageQuery::Height &&
+        *Q != abi::ImageQuery::Depth)
+      return FL.error(I, "txq.level queries .width, .height or .depth");
+    if (I.Operands.size() != 3)
+      return FL.error(I, "txq.level needs the level as its third operand");
+    Expected<LaneValue> Level = FL.read(I.Operands[2], ScalarType::B32);
+    if (!Level)
+      return Level.takeError();
+    B.CreateStore(FL.widen(Level->V), Result);
+    Query |= abi::ImageQueryAtLevel;
+  } else if (I.Operands.size() != 2) {
+    return FL.error(I, "only txq.level takes a level");
+  }
+  Value *Traps =
+      B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::ImageQuery),
+                   {B.getInt32(Query), B.getInt32(I.Op == ptx::Opcode::Suq),
+                    FL.getInstMask(), *Handles, Result});
   L.trapLanes(Traps);
   return FL.write(I.Operands[0],
                   B.CreateLoad(Result->getAllocatedType(), Result),
                   ScalarType::B32);
+}
+
+/// istypep: the lanes whose handle names a live object of the type; no
+/// lane traps. Texture objects carry their sampler, so no handle is a
+/// sampler of its own.
+static Error lowerTypeTest(ImageLowering &L) {
+  FunctionLowering &FL = L.FL;
+  IRBuilder<> &B = L.B;
+  const ptx::Instruction &I = L.I;
+  if (I.hasModifier(Modifier::SamplerRef))
+    return FL.write(I.Operands[0], FL.maskToVector(B.getInt32(0)),
+                    ScalarType::Pred);
+  Expected<LaneValue> H = FL.read(I.Operands[1], ScalarType::U64);
+  if (!H)
+    return H.takeError();
+  AllocaInst *Handles = FL.createTemporary(FL.getVectorType(B.getInt64Ty()));
+  B.CreateStore(FL.widen(H->V), Handles);
+  AllocaInst *Result = FL.createTemporary(FL.getVectorType(B.getInt32Ty()));
+  B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::ImageQuery),
+               {B.getInt32(uint32_t(abi::ImageQuery::IsObject)),
+                B.getInt32(I.hasModifier(Modifier::SurfRef)), FL.getInstMask(),
+                Handles, Result});
+  Value *Bits = B.CreateLoad(Result->getAllocatedType(), Result);
+  return FL.write(I.Operands[0],
+                  B.CreateICmpNE(Bits, Constant::getNullValue(Bits->getType())),
+                  ScalarType::Pred);
 }
 
 Error InstructionLowering::visitTexture(const ptx::Instruction &I) {
@@ -172,6 +245,8 @@ Error InstructionLowering::visitTexture(const ptx::Instruction &I) {
   IRBuilder<> &B = FL.B;
   if (I.Op == ptx::Opcode::Txq || I.Op == ptx::Opcode::Suq)
     return lowerQuery(L);
+  if (I.Op == ptx::Opcode::Istypep)
+    return lowerTypeTest(L);
 
   Expected<abi::ImageGeometry> Geometry = L.getGeometry();
   if (!Geometry)
@@ -186,6 +261,18 @@ Error InstructionLowering::visitTexture(const ptx::Instruction &I) {
               : ResultTy == ScalarType::S32 ? abi::TexResultKind::S32
                                             : abi::TexResultKind::U32;
   Op.Gather = 0;
+  Op.Lod = I.hasModifier(Modifier::Level)  ? abi::TexLod::Level
+           : I.hasModifier(Modifier::Grad) ? abi::TexLod::Grad
+                                           : abi::TexLod::Base;
+  unsigned LodOperands = Op.Lod == abi::TexLod::Level  ? 1
+                         : Op.Lod == abi::TexLod::Grad ? 2
+                                                       : 0;
+  if (I.Operands.size() != 3 + LodOperands)
+    return L.unsupported(
+        "a texture operand offset or depth comparison (an operand after the "
+        "coordinates, level of detail or gradients)");
+  if (Op.Lod != abi::TexLod::Base && !Op.FloatCoords)
+    return FL.error(I, "tex.level and tex.grad take .f32 coordinates");
   if (I.Op == ptx::Opcode::Tld4) {
     const Modifier Components[] = {Modifier::R, Modifier::G, Modifier::B,
                                    Modifier::A};
@@ -200,9 +287,32 @@ Error InstructionLowering::visitTexture(const ptx::Instruction &I) {
   Expected<Value *> Handles = L.storeHandles(I.Operands[1]);
   if (!Handles)
     return Handles.takeError();
-  Expected<Value *> Coords = L.storeCoordinates(I.Operands[2], I.getType(1));
+  Expected<Value *> Coords =
+      L.storeCoordinates(I.Operands[2], I.getType(1), abi::TexArgComponents);
   if (!Coords)
     return Coords.takeError();
+  if (Op.Lod == abi::TexLod::Grad) {
+    // One gradient component per dimension; 3d and cubes write four.
+    unsigned Want = Op.Geometry == abi::ImageGeometry::D1 ||
+                            Op.Geometry == abi::ImageGeometry::A1D
+                        ? 1
+                    : Op.Geometry == abi::ImageGeometry::D2 ||
+                            Op.Geometry == abi::ImageGeometry::A2D
+                        ? 2
+                        : 4;
+    for (unsigned K = 0; K != 2; ++K) {
+      const Operand &G = I.Operands[3 + K];
+      unsigned N = G.Kind == Operand::Vector ? G.Elements.size() : 1;
+      if (N != Want)
+        return FL.error(I, "tex.grad's gradients have " + Twine(Want) +
+                               (Want == 1 ? " component" : " components") +
+                               " for this geometry");
+    }
+  }
+  for (unsigned K = 0; K != LodOperands; ++K)
+    if (Error E = L.storeFloats(I.Operands[3 + K], *Coords,
+                                abi::TexLodArgs + 4 * K, 3))
+      return E;
   Type *I32s = FL.getVectorType(B.getInt32Ty());
   AllocaInst *Result = FL.createTemporary(ArrayType::get(I32s, 4));
   Value *Traps = B.CreateCall(
@@ -223,15 +333,31 @@ Error InstructionLowering::visitSurface(const ptx::Instruction &I) {
   auto Trap = [this](Value *Traps) { trapLanes(Traps); };
   ImageLowering L(FL, I, Trap);
   IRBuilder<> &B = FL.B;
-  if (I.hasModifier(Modifier::P))
-    return L.unsupported("sust.p (formatted surface stores)");
   Expected<abi::ImageGeometry> Geometry = L.getGeometry();
   if (!Geometry)
     return Geometry.takeError();
-  bool IsStore = I.Op == ptx::Opcode::Sust;
+  bool IsStore = I.Op == ptx::Opcode::Sust || I.Op == ptx::Opcode::Sured;
   ScalarType T = I.getType(0);
   abi::SurfaceOp Op;
   Op.Geometry = *Geometry;
+  Op.Formatted = I.hasModifier(Modifier::P);
+  Op.Data = T == ScalarType::F32   ? abi::SurfaceData::F32
+            : ptx::isSigned(T)     ? abi::SurfaceData::S32
+            : T == ScalarType::U32 ? abi::SurfaceData::U32
+                                   : abi::SurfaceData::B;
+  if (I.Op == ptx::Opcode::Sured) {
+    static const std::pair<Modifier, abi::SurfaceReduction> Ops[] = {
+        {Modifier::Add, abi::SurfaceReduction::Add},
+        {Modifier::Min, abi::SurfaceReduction::Min},
+        {Modifier::Max, abi::SurfaceReduction::Max},
+        {Modifier::And, abi::SurfaceReduction::And},
+        {Modifier::Or, abi::SurfaceReduction::Or}};
+    for (auto [M, R] : Ops)
+      if (I.hasModifier(M))
+        Op.Reduction = R;
+  } else if (Op.Formatted && ptx::getBitWidth(T) != 32) {
+    return FL.error(I, "sust.p stores .b32, .u32, .s32 or .f32 data");
+  }
   Op.Clamp = I.hasModifier(Modifier::Clamp)  ? abi::SurfaceClamp::Clamp
              : I.hasModifier(Modifier::Zero) ? abi::SurfaceClamp::Zero
                                              : abi::SurfaceClamp::Trap;
@@ -242,7 +368,7 @@ Error InstructionLowering::visitSurface(const ptx::Instruction &I) {
   const Operand &Coordinates = I.Operands[IsStore ? 1 : 2];
   const Operand &Data = I.Operands[IsStore ? 2 : 0];
   unsigned N = Data.Kind == Operand::Vector ? Data.Elements.size() : 1;
-  if (N != Op.VectorWidth)
+  if (N != Op.VectorWidth && I.Op != ptx::Opcode::Sured)
     return FL.error(I, "the data must have as many elements as the vector");
   auto Element = [&](unsigned K) -> const Operand & {
     return Data.Kind == Operand::Vector ? Data.Elements[K] : Data;

@@ -1,7 +1,9 @@
 //===- KernelJIT.cpp - Compiling PTX kernels with ORC LLJIT ---------------===//
 
 #include "ptxjit/JIT/KernelJIT.h"
+#include "ptxjit/PTX/AST.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -9,10 +11,12 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include <chrono>
 #include <mutex>
 
 using namespace llvm;
@@ -73,8 +77,9 @@ void ptxjit::optimizeModule(Module &M, unsigned OptLevel) {
   attachMissingDebugLocations(M);
 }
 
-KernelJIT::KernelJIT(std::unique_ptr<LLJIT> J, const JITOptions &Opts)
-    : J(std::move(J)), Opts(Opts) {}
+KernelJIT::KernelJIT(std::unique_ptr<LLJIT> J,
+                     std::unique_ptr<TargetMachine> TM, const JITOptions &Opts)
+    : J(std::move(J)), TM(std::move(TM)), Opts(Opts) {}
 
 KernelJIT::~KernelJIT() = default;
 
@@ -83,6 +88,11 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
   auto JTMB = JITTargetMachineBuilder::detectHost();
   if (!JTMB)
     return JTMB.takeError();
+  // Objects are made here, with what the JIT would use, so that they can be
+  // cached.
+  auto TM = JTMB->createTargetMachine();
+  if (!TM)
+    return TM.takeError();
   auto J = LLJITBuilder().setJITTargetMachineBuilder(std::move(*JTMB)).create();
   if (!J)
     return J.takeError();
@@ -99,7 +109,8 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
   if (!Runtime.empty())
     if (Error E = (*J)->getMainJITDylib().define(absoluteSymbols(Runtime)))
       return std::move(E);
-  return std::unique_ptr<KernelJIT>(new KernelJIT(std::move(*J), Opts));
+  return std::unique_ptr<KernelJIT>(
+      new KernelJIT(std::move(*J), std::move(*TM), Opts));
 }
 
 static std::string shapeSuffix(const KernelShape &S) {
@@ -107,65 +118,143 @@ static std::string shapeSuffix(const KernelShape &S) {
          std::to_string(S.BlockDim[1]) + "x" + std::to_string(S.BlockDim[2]);
 }
 
-Expected<CompiledKernel> KernelJIT::compile(
-    const ptx::Module &M, StringRef Kernel, const KernelShape &Shape,
-    const std::vector<std::pair<std::string, void *>> *ModuleVariables) {
+namespace {
+/// Adds the seconds since it was made to a counter when it goes.
+class ScopedTimer {
+public:
+  explicit ScopedTimer(double *Seconds) : Seconds(Seconds) {}
+  ~ScopedTimer() {
+    if (Seconds)
+      *Seconds += std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - Start)
+                      .count();
+  }
+
+private:
+  double *Seconds;
+  std::chrono::steady_clock::time_point Start =
+      std::chrono::steady_clock::now();
+};
+} // namespace
+
+Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
+                                                  StringRef Kernel,
+                                                  const KernelShape &Shape,
+                                                  bool ExternalModuleVariables,
+                                                  unsigned CheckKinds,
+                                                  CompileTimes *Times) {
   auto Ctx = std::make_unique<LLVMContext>();
   // Value names are for people reading emit-llvm; compiling needs none.
   Ctx->setDiscardValueNames(true);
-  CompiledKernel K;
+  KernelObject K;
   IRGenOptions IROpts;
-  IROpts.ExternalModuleVariables = ModuleVariables != nullptr;
+  IROpts.ExternalModuleVariables = ExternalModuleVariables;
+  IROpts.CheckKinds = CheckKinds;
   IROpts.CheckAddresses = Opts.CheckAddresses;
-  Expected<std::unique_ptr<Module>> LM =
-      emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
+  Expected<std::unique_ptr<Module>> LM = [&] {
+    ScopedTimer T(Times ? &Times->IRGenSeconds : nullptr);
+    return emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
+  }();
   if (!LM)
     return LM.takeError();
-  // Each compilation gets unique symbol names in the shared JITDylib.
-  std::string Unique = shapeSuffix(Shape) + "." + std::to_string(NextModule++);
+  // Each kernel is linked into a JITDylib of its own, so its symbols need
+  // only differ from the runtime's; a name that depends on nothing else
+  // keeps the object cacheable.
   Function *Entry = (*LM)->getFunction(K.Layout.WarpFunctionName);
-  Entry->setName(K.Layout.WarpFunctionName + Unique);
+  Entry->setName(K.Layout.WarpFunctionName + shapeSuffix(Shape));
   K.Layout.WarpFunctionName = Entry->getName().str();
   (*LM)->setDataLayout(J->getDataLayout());
   (*LM)->setTargetTriple(J->getTargetTriple());
-  optimizeModule(**LM, Opts.OptLevel);
-  // Each kernel links in a JITDylib of its own, where the module's
-  // variables resolve before the runtime's and the process's symbols.
-  JITDylib *JD = &J->getMainJITDylib();
+  {
+    ScopedTimer T(Times ? &Times->OptimizeSeconds : nullptr);
+    optimizeModule(**LM, Opts.OptLevel);
+  }
+  ScopedTimer T(Times ? &Times->CodeGenSeconds : nullptr);
+  SimpleCompiler Compile(*TM);
+  Expected<std::unique_ptr<MemoryBuffer>> Object = Compile(**LM);
+  if (!Object)
+    return Object.takeError();
+  K.Object = std::move(*Object);
+  return std::move(K);
+}
+
+Expected<CompiledKernel> KernelJIT::link(
+    KernelObject Object, StringRef Kernel, const KernelShape &Shape,
+    const std::vector<std::pair<std::string, void *>> *ModuleVariables,
+    CompileTimes *Times) {
+  ScopedTimer T(Times ? &Times->LinkSeconds : nullptr);
+  // The module's variables resolve before the runtime's and the process's
+  // symbols.
+  Expected<JITDylib &> JD = J->createJITDylib(
+      "kernel" + shapeSuffix(Shape) + "." + std::to_string(NextModule++));
+  if (!JD)
+    return JD.takeError();
   if (ModuleVariables) {
-    Expected<JITDylib &> Own = J->createJITDylib("kernel" + Unique);
-    if (!Own)
-      return Own.takeError();
     SymbolMap Vars;
     for (const auto &[Name, Addr] : *ModuleVariables)
       Vars[J->mangleAndIntern(Name)] = {ExecutorAddr::fromPtr(Addr),
                                         JITSymbolFlags::Exported};
-    if (Error E = Own->define(absoluteSymbols(std::move(Vars))))
+    if (Error E = JD->define(absoluteSymbols(std::move(Vars))))
       return std::move(E);
-    // Then the runtime's entry points, defined in the main JITDylib.
-    Own->addToLinkOrder(J->getMainJITDylib());
-    JD = &*Own;
   }
-  if (Error E =
-          J->addIRModule(*JD, ThreadSafeModule(std::move(*LM), std::move(Ctx))))
+  // Then the runtime's entry points, defined in the main JITDylib.
+  JD->addToLinkOrder(J->getMainJITDylib());
+  if (Error E = J->addObjectFile(*JD, std::move(Object.Object)))
     return std::move(E);
-  auto Addr = J->lookup(*JD, K.Layout.WarpFunctionName);
+  auto Addr = J->lookup(*JD, Object.Layout.WarpFunctionName);
   if (!Addr)
     return Addr.takeError();
+  CompiledKernel K;
   K.Entry = Addr->toPtr<WarpFunction>();
+  K.Layout = std::move(Object.Layout);
   K.Shape = Shape;
   K.Name = Kernel.str();
   return K;
 }
 
+Expected<CompiledKernel> KernelJIT::compile(
+    const ptx::Module &M, StringRef Kernel, const KernelShape &Shape,
+    const std::vector<std::pair<std::string, void *>> *ModuleVariables,
+    unsigned CheckKinds, CompileTimes *Times) {
+  Expected<KernelObject> Object = compileToObject(
+      M, Kernel, Shape, ModuleVariables != nullptr, CheckKinds, Times);
+  if (!Object)
+    return Object.takeError();
+  return link(std::move(*Object), Kernel, Shape, ModuleVariables, Times);
+}
+
+cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
+                                          StringRef Kernel,
+                                          const KernelShape &Shape,
+                                          bool ExternalModuleVariables,
+                                          unsigned CheckKinds) const {
+  cache::CacheKeyBuilder B("kernel");
+  B.add("ptx", M.getSourceText());
+  B.add("kernel", Kernel);
+  // Reports and debug information name the file.
+  const SourceMgr &SM = M.getSourceMgr();
+  B.add("ptx-file",
+        SM.getMemoryBuffer(SM.getMainFileID())->getBufferIdentifier());
+  for (unsigned D = 0; D != 3; ++D)
+    B.add("block", Shape.BlockDim[D]);
+  // Every option that changes the generated code.
+  B.add("opt-level", Opts.OptLevel);
+  B.add("external-module-variables", ExternalModuleVariables);
+  B.add("phases", phasesRequested());
+  B.add("check-kinds", CheckKinds);
+  B.add("check-addresses", Opts.CheckAddresses);
+  return B.final();
+}
+
 Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
                         const KernelShape &Shape, unsigned OptLevel,
-                        raw_ostream &OS) {
+                        raw_ostream &OS, unsigned CheckKinds) {
   LLVMContext Ctx;
   KernelLayout Layout;
   // As compile() makes it by default: without address checks.
   IRGenOptions IROpts;
   IROpts.CheckAddresses = false;
+  IROpts.CheckKinds = CheckKinds;
   Expected<std::unique_ptr<Module>> LM =
       emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);
   if (!LM)

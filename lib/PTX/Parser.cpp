@@ -577,6 +577,12 @@ bool Parser::parseDeclSpecifiers(VariableDecl &D, bool AllowMissingSpace) {
       (SawPtr ? D.PtrSpace : D.Space) = StateSpace(S.Value);
     } else if (S.Kind == Suffix::Type) {
       D.Type = ScalarType(S.Value);
+    } else if (S.Kind == Suffix::Modifier &&
+               (Modifier(S.Value) == Modifier::TexRef ||
+                Modifier(S.Value) == Modifier::SamplerRef ||
+                Modifier(S.Value) == Modifier::SurfRef)) {
+      Diags.report(Tok.getLoc(), DiagID::err_texture_reference, W);
+      return false;
     } else {
       Diags.report(Tok.getLoc(), DiagID::err_unknown_type, W);
       return false;

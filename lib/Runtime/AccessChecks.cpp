@@ -17,7 +17,7 @@ using namespace ptxjit;
 using namespace ptxjit::runtime;
 
 namespace {
-/// The last fault ptxjit_rt_check_access found on this thread: the launch
+/// The last fault ptxjit_rt_check_address found on this thread: the launch
 /// reports it on the same thread once the warp has stopped.
 struct AccessFault {
   const WarpContext *Warp = nullptr;
@@ -78,7 +78,7 @@ static bool isModuleVariable(const uint64_t *Variables, uint32_t N, uint64_t A,
   return false;
 }
 
-extern "C" uint32_t ptxjit_rt_check_access(void *Warp,
+extern "C" uint32_t ptxjit_rt_check_address(void *Warp,
                                            const uint64_t *Addresses,
                                            uint32_t Lanes, uint32_t Site,
                                            const uint64_t *Variables,

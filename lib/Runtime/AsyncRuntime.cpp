@@ -109,6 +109,7 @@ extern "C" void ptxjit_rt_mbarrier(void *Runtime, uint32_t Op, uint32_t Lanes,
                                    const uint32_t *Counts, uint64_t *States,
                                    uint32_t Line) {
   CTAScheduler &S = scheduler(Runtime);
+  S.noteSync(); // racecheck: orders accesses, as barriers do
   for (; Lanes; Lanes &= Lanes - 1) {
     unsigned L = countr_zero(Lanes);
     uint64_t Addr = Addrs[L];
@@ -130,6 +131,7 @@ extern "C" uint32_t ptxjit_rt_mbarrier_wait(void *Runtime, uint32_t Op,
                                             const uint64_t *Phases,
                                             uint32_t Line) {
   CTAScheduler &S = scheduler(Runtime);
+  S.noteSync(); // racecheck: orders accesses, as barriers do
   AsyncDomain &D = *S.asyncDomain();
   unsigned Rank = S.clusterRank(), Warp = S.currentWarp();
   // Lanes back from waiting: whether their phase completed or they timed
@@ -170,6 +172,7 @@ extern "C" uint32_t ptxjit_rt_mbarrier_wait(void *Runtime, uint32_t Op,
 extern "C" void ptxjit_rt_cluster_arrive(void *Runtime, uint32_t Lanes,
                                          uint32_t Line) {
   CTAScheduler &S = scheduler(Runtime);
+  S.noteSync(); // racecheck: orders accesses, as barriers do
   if (Error E = S.asyncDomain()->clusterArrive(S.clusterRank(), S.currentWarp(),
                                                Lanes))
     return S.failWarp(std::move(E));
@@ -178,6 +181,7 @@ extern "C" void ptxjit_rt_cluster_arrive(void *Runtime, uint32_t Lanes,
 extern "C" uint32_t ptxjit_rt_cluster_wait(void *Runtime, uint32_t Lanes,
                                            uint32_t Resumed, uint32_t Line) {
   CTAScheduler &S = scheduler(Runtime);
+  S.noteSync(); // racecheck: orders accesses, as barriers do
   Expected<LaneMask> Pass = S.asyncDomain()->clusterWait(
       S.clusterRank(), S.currentWarp(), Lanes & ~Resumed, Line);
   if (!Pass) {

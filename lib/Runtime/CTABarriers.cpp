@@ -191,6 +191,7 @@ void CTABarriers::complete(unsigned Barrier, WakeFn Wake) {
   }
   // Reset before waking: a woken warp may arrive here again at once.
   Phases[Barrier] = Phase();
+  ++Completions;
   for (unsigned W = 0, E = Warps.size(); W < E; ++W) {
     WarpState &S = Warps[W];
     LaneMask M = S.WaitingAt[Barrier];

@@ -194,6 +194,7 @@ void CTAScheduler::switchAway() {
   Fiber &Self = Slots[Current]->F;
   unsigned Next;
   if (!popReady(Next)) {
+    ++FiberSwitches;
     Self.yieldToScheduler();
     return;
   }
@@ -203,6 +204,7 @@ void CTAScheduler::switchAway() {
   }
   Current = Next;
   Slots[Next]->State = WarpState::Running;
+  ++FiberSwitches;
   Self.switchTo(Slots[Next]->F);
   // Whoever switched back to this warp has set Current and the state.
 }
@@ -249,6 +251,7 @@ LaneMask CTAScheduler::wait(LaneMask Lanes) {
       return Barriers.waitingLanes(Current) & Lanes;
     }
     Slots[Current]->State = WarpState::Blocked;
+    ++BarrierWaits;
     switchAway();
     Released = Barriers.takeReleased(Current, Lanes);
   }
@@ -287,6 +290,7 @@ void CTAScheduler::yieldWarp(uint32_t Spin) {
     if (cancelRequested())
       stopFromWarp(cancelledError());
     GridYieldPending = true;
+    ++FiberSwitches;
     Slots[Current]->F.yieldToScheduler();
     return;
   }

@@ -1,6 +1,7 @@
 //===- Launch.cpp - Running a compiled kernel over a grid -----------------===//
 
 #include "ptxjit/Runtime/Launch.h"
+#include "CTACheck.h"
 #include "ptxjit/ABI/CompiledKernel.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/Runtime/AccessChecks.h"
@@ -319,6 +320,11 @@ public:
         Ctx.PhaseState = PhaseState.get() + W * PhaseBytes;
       CtxPtrs.push_back(&Ctx);
     }
+    if (C.Check) {
+      Check = std::make_unique<runtime::CTACheck>(*C.Check, Scheduler, C.Block,
+                                                  SharedBase, SharedSize);
+      Scheduler.setCheckState(Check.get());
+    }
   }
 
   /// Runs CTAs from Q until it is empty, the launch is cancelled or a CTA
@@ -391,6 +397,8 @@ private:
     std::copy(Id, Id + 3, Fault.CTA);
     for (WarpSlot &S : Slots)
       std::copy(Id, Id + 3, S.Ctx.CtaId);
+    if (Check)
+      Check->startCTA(Id);
     // mbarrier objects and barrier.cluster need a domain; a cluster's
     // worker sets up the one its CTAs share.
     if (!Cluster && K.Layout.UsesCTABarriers) {
@@ -409,6 +417,8 @@ private:
       return addSyncWaits(std::move(E));
     ++Stats.CTAs;
     Stats.Warps += NumWarps;
+    Stats.BarrierWaits += Scheduler.takeBarrierWaits();
+    Stats.FiberSwitches += Scheduler.takeFiberSwitches();
     return Error::success();
   }
 
@@ -519,6 +529,7 @@ private:
   runtime::CTAScheduler Scheduler;
   const ClusterSlot *Cluster;
   runtime::AsyncDomain OwnDomain;
+  std::unique_ptr<runtime::CTACheck> Check;
 };
 
 /// What the workers of one cooperative launch share.
@@ -634,6 +645,8 @@ private:
             return std::move(T.Result);
           Stats.CTAs += T.Worker->Stats.CTAs;
           Stats.Warps += T.Worker->Stats.Warps;
+          Stats.BarrierWaits += T.Worker->Stats.BarrierWaits;
+          Stats.FiberSwitches += T.Worker->Stats.FiberSwitches;
           continue;
         }
         uint64_t P = T.Worker->scheduler().progress();
@@ -881,6 +894,8 @@ private:
     for (std::unique_ptr<CTAFiber> &T : CTAs) {
       Stats.CTAs += std::exchange(T->Worker->Stats.CTAs, 0);
       Stats.Warps += std::exchange(T->Worker->Stats.Warps, 0);
+      Stats.BarrierWaits += std::exchange(T->Worker->Stats.BarrierWaits, 0);
+      Stats.FiberSwitches += std::exchange(T->Worker->Stats.FiberSwitches, 0);
     }
     return Error::success();
   }
@@ -1043,10 +1058,14 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
       T.join();
   }
   flushDeviceOutput();
-  if (Stats)
+  if (Stats) {
+    Stats->Threads = Workers;
     for (const LaunchStats &S : PerWorker) {
       Stats->CTAs += S.CTAs;
       Stats->Warps += S.Warps;
+      Stats->BarrierWaits += S.BarrierWaits;
+      Stats->FiberSwitches += S.FiberSwitches;
     }
+  }
   return FirstError;
 }

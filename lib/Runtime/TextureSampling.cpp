@@ -50,9 +50,10 @@ struct Channels {
 /// How one lane reads the texels of an object.
 class TexelReader {
 public:
+  TexelReader(const ImageResource &R, const SamplerState &S)
+      : R(R), S(S), FloatResult(returnsFloat(R.Format, S.Read)) {}
   explicit TexelReader(const ImageObject &O)
-      : R(O.Resource), S(O.Sampler),
-        FloatResult(returnsFloat(R.Format, S.Read)) {}
+      : TexelReader(O.Resource, O.Sampler) {}
 
   /// Texel (I, J, K); an index of -1 (border) reads the border color.
   Channels read(int64_t I, int64_t J, int64_t K) const {
@@ -190,7 +191,9 @@ static unsigned getDimensions(ImageGeometry G) {
     return 1;
   case ImageGeometry::D2:
   case ImageGeometry::A2D:
-    return 2;
+  case ImageGeometry::Cube:
+  case ImageGeometry::ACube:
+    return 2; // a cube samples one 2D face
   default:
     return 3;
   }
@@ -205,19 +208,65 @@ static void applyLayer(const ImageResource &R, ImageGeometry G, int32_t Layer,
     K = std::clamp<int64_t>(Layer, 0, int64_t(R.Depth) - 1);
 }
 
-TexelValue runtime::sampleTexture(const ImageObject &O, ImageGeometry G,
-                                  const float Coords[3], int32_t Layer) {
-  TexelReader Reader(O);
-  const ImageResource &R = O.Resource;
-  const SamplerState &S = O.Sampler;
-  unsigned Dims = getDimensions(G);
+ImageResource ImageResource::getLevel(unsigned L) const {
+  ImageResource R = *this;
+  if (L == 0)
+    return R;
+  R.Data = Data + LevelOffset[L];
+  R.Width = std::max<uint64_t>(Width >> L, 1);
+  if (Dimensions >= 2)
+    R.Height = std::max<uint64_t>(Height >> L, 1);
+  if (Dimensions >= 3)
+    R.Depth = std::max<uint64_t>(Depth >> L, 1);
+  R.RowPitch = R.Width * Format.getTexelBytes();
+  R.SlicePitch = R.RowPitch * R.Height;
+  R.NumLevels = 1;
+  return R;
+}
+
+void runtime::selectCubeFace(const float Dir[3], unsigned &Face, float &U,
+                             float &V) {
+  float X = Dir[0], Y = Dir[1], Z = Dir[2];
+  float AX = std::fabs(X), AY = std::fabs(Y), AZ = std::fabs(Z);
+  float M, S, T;
+  if (AX >= AY && AX >= AZ) {
+    Face = X >= 0 ? 0 : 1;
+    M = AX, S = X >= 0 ? -Z : Z, T = -Y;
+  } else if (AY >= AZ) {
+    Face = Y >= 0 ? 2 : 3;
+    M = AY, S = X, T = Y >= 0 ? Z : -Z;
+  } else {
+    Face = Z >= 0 ? 4 : 5;
+    M = AZ, S = Z >= 0 ? X : -X, T = -Y;
+  }
+  // A zero direction selects +x at its center.
+  U = M > 0 ? (S / M + 1) / 2 : 0.5f;
+  V = M > 0 ? (T / M + 1) / 2 : 0.5f;
+}
+
+namespace {
+/// One level's lookup: where to sample and how.
+struct LevelLookup {
+  const SamplerState *S;
+  unsigned Dims;
+  float Coords[3];
+  int32_t Layer;
+  ImageGeometry G;
+};
+} // namespace
+
+/// The texels of one level around Coords, filtered as the sampler says (or
+/// point-sampled when Linear is false).
+static Channels sampleLevel(const ImageResource &R, const LevelLookup &L,
+                            bool Linear) {
+  const SamplerState &S = *L.S;
+  TexelReader Reader(R, S);
+  unsigned Dims = L.Dims;
   const uint64_t Sizes[3] = {R.Width, R.Height, R.Depth};
-  // Linear filtering needs float results; integers are point-sampled.
-  bool Linear = S.Filter == FilterMode::Linear && Reader.FloatResult;
   AxisTaps Taps[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   for (unsigned A = 0; A != Dims; ++A) {
     AddressMode M = effectiveMode(S, A);
-    float U = texelCoordinate(Coords[A], Sizes[A], S, M);
+    float U = texelCoordinate(L.Coords[A], Sizes[A], S, M);
     if (Linear) {
       Taps[A] = linearTaps(U, Sizes[A], M);
     } else {
@@ -226,13 +275,16 @@ TexelValue runtime::sampleTexture(const ImageObject &O, ImageGeometry G,
     }
   }
   int64_t LayerJ = 0, LayerK = 0;
-  applyLayer(R, G, Layer, LayerJ, LayerK);
+  if (L.G == ImageGeometry::Cube || L.G == ImageGeometry::ACube)
+    LayerK = std::clamp<int64_t>(L.Layer, 0, int64_t(R.Depth) - 1);
+  else
+    applyLayer(R, L.G, L.Layer, LayerJ, LayerK);
   if (Dims < 2)
     Taps[1] = {LayerJ, LayerJ, 0};
   if (Dims < 3)
     Taps[2] = {LayerK, LayerK, 0};
   if (!Linear)
-    return Reader.result(Reader.read(Taps[0].I0, Taps[1].I0, Taps[2].I0));
+    return Reader.read(Taps[0].I0, Taps[1].I0, Taps[2].I0);
 
   // The sum of w * T over the texels, in the Guide's order: i fastest.
   Channels Sum = {{0, 0, 0, 0}, {0, 0, 0, 0}};
@@ -250,7 +302,106 @@ TexelValue runtime::sampleTexture(const ImageObject &O, ImageGeometry G,
         for (unsigned N = 0; N != 4; ++N)
           Sum.F[N] += W * T.F[N];
       }
-  return Reader.result(Sum);
+  return Sum;
+}
+
+/// d(s / m) for a face coordinate s over the major axis's magnitude m.
+static float projectedDerivative(float S, float DS, float M, float DM) {
+  return M > 0 ? (DS * M - S * DM) / (M * M) : 0;
+}
+
+float runtime::gradientLevelOfDetail(const ImageObject &O, ImageGeometry G,
+                                     const float Coords[3],
+                                     const LevelOfDetail &Lod) {
+  const ImageResource &R = O.Resource;
+  const uint64_t Sizes[3] = {R.Width, R.Height, R.Depth};
+  float DX[3] = {Lod.DPdx[0], Lod.DPdx[1], Lod.DPdx[2]};
+  float DY[3] = {Lod.DPdy[0], Lod.DPdy[1], Lod.DPdy[2]};
+  unsigned Dims = getDimensions(G);
+  float Scale[3] = {1, 1, 1};
+  if (G == ImageGeometry::Cube || G == ImageGeometry::ACube) {
+    // The gradients of the face coordinates u = (s / m + 1) / 2, by the
+    // chain rule through the face the direction selects.
+    unsigned Face;
+    float U, V;
+    selectCubeFace(Coords, Face, U, V);
+    unsigned Major = Face / 2, SAxis = Major == 0 ? 2 : 0,
+             TAxis = Major == 1 ? 2 : 1;
+    float M = std::fabs(Coords[Major]);
+    float SignM = Coords[Major] >= 0 ? 1.0f : -1.0f;
+    for (float *D : {DX, DY}) {
+      float DM = SignM * D[Major];
+      // s and t are +-coordinates; the sign drops out of the length.
+      float DU = projectedDerivative(Coords[SAxis], D[SAxis], M, DM) / 2;
+      float DV = projectedDerivative(Coords[TAxis], D[TAxis], M, DM) / 2;
+      D[0] = DU, D[1] = DV, D[2] = 0;
+    }
+    Scale[0] = Scale[1] = float(R.Width);
+  } else if (O.Sampler.NormalizedCoords) {
+    for (unsigned A = 0; A != Dims; ++A)
+      Scale[A] = float(Sizes[A]);
+  }
+  float LenX = 0, LenY = 0;
+  for (unsigned A = 0; A != Dims; ++A) {
+    LenX += DX[A] * Scale[A] * DX[A] * Scale[A];
+    LenY += DY[A] * Scale[A] * DY[A] * Scale[A];
+  }
+  float Rho = std::sqrt(std::max(LenX, LenY));
+  return Rho > 0 ? std::log2(Rho) : -INFINITY;
+}
+
+TexelValue runtime::sampleTexture(const ImageObject &O, ImageGeometry G,
+                                  const float Coords[3], int32_t Layer,
+                                  const LevelOfDetail &Lod) {
+  const ImageResource &R = O.Resource;
+  bool FloatResult = returnsFloat(R.Format, O.Sampler.Read);
+  // Linear filtering needs float results; integers are point-sampled.
+  bool Linear = O.Sampler.Filter == FilterMode::Linear && FloatResult;
+  LevelLookup L{&O.Sampler,
+                getDimensions(G),
+                {Coords[0], Coords[1], Coords[2]},
+                Layer,
+                G};
+  SamplerState CubeSampler;
+  if (G == ImageGeometry::Cube || G == ImageGeometry::ACube) {
+    // A face is sampled with normalized coordinates, clamped at its edges.
+    unsigned Face;
+    selectCubeFace(Coords, Face, L.Coords[0], L.Coords[1]);
+    L.Coords[2] = 0;
+    L.Layer = (G == ImageGeometry::ACube ? std::max(Layer, 0) * 6 : 0) + Face;
+    CubeSampler = O.Sampler;
+    CubeSampler.NormalizedCoords = true;
+    for (AddressMode &M : CubeSampler.Address)
+      M = AddressMode::Clamp;
+    L.S = &CubeSampler;
+  }
+  TexelReader Result(R, O.Sampler);
+  if (R.NumLevels <= 1 || Lod.Kind == LevelOfDetail::Base)
+    return Result.result(sampleLevel(R, L, Linear));
+
+  // The level of detail: biased, clamped by the sampler, then to the levels.
+  const SamplerState &S = O.Sampler;
+  float Lambda = Lod.Kind == LevelOfDetail::Level
+                     ? Lod.Lod
+                     : gradientLevelOfDetail(O, G, Coords, Lod);
+  if (std::isnan(Lambda))
+    Lambda = 0;
+  Lambda = std::clamp(Lambda + S.LodBias, S.MinLodClamp, S.MaxLodClamp);
+  Lambda = std::clamp(Lambda, 0.0f, float(R.NumLevels - 1));
+  if (S.MipFilter == FilterMode::Point || !FloatResult) {
+    unsigned Level = unsigned(std::floor(Lambda + 0.5f));
+    return Result.result(sampleLevel(R.getLevel(Level), L, Linear));
+  }
+  // Between two levels: the fraction in the same 9-bit fixed point.
+  unsigned Level = unsigned(std::floor(Lambda));
+  float Beta = std::floor((Lambda - float(Level)) * 256.0f + 0.5f) / 256.0f;
+  Channels Lo = sampleLevel(R.getLevel(Level), L, Linear);
+  if (Beta == 0 || Level + 1 >= R.NumLevels)
+    return Result.result(Lo);
+  Channels Hi = sampleLevel(R.getLevel(Level + 1), L, Linear);
+  for (unsigned N = 0; N != 4; ++N)
+    Lo.F[N] = (1.0f - Beta) * Lo.F[N] + Beta * Hi.F[N];
+  return Result.result(Lo);
 }
 
 TexelValue runtime::fetchTexel(const ImageObject &O, ImageGeometry G,
@@ -325,6 +476,68 @@ bool runtime::locateSurfaceAccess(const ImageObject &O, ImageGeometry G,
   Ptr = R.Data + uint64_t(Pos[2]) * R.SlicePitch +
         uint64_t(Pos[1]) * R.RowPitch + uint64_t(Pos[0]);
   return true;
+}
+
+/// A float as a half, rounded to nearest even.
+static uint16_t floatToHalf(float F) {
+  uint32_t X = bit_cast<uint32_t>(F);
+  uint32_t Sign = X >> 16 & 0x8000;
+  uint32_t Abs = X & 0x7fffffff;
+  if (Abs > 0x7f800000) // NaN: keep it quiet
+    return uint16_t(Sign | 0x7e00 | (Abs >> 13 & 0x3ff));
+  if (Abs >= 0x477ff000) // rounds to infinity
+    return uint16_t(Sign | 0x7c00);
+  if (Abs < 0x38800000) { // a half subnormal or zero: Abs * 2^24, rounded
+    float V = std::nearbyint(bit_cast<float>(Abs) * 16777216.0f);
+    return uint16_t(Sign | uint32_t(V));
+  }
+  uint32_t Mant = Abs + 0xfff + (Abs >> 13 & 1); // round to nearest even
+  return uint16_t(Sign | ((Mant - 0x38000000) >> 13));
+}
+
+void runtime::storeFormattedTexel(const TexelFormat &F, abi::SurfaceData D,
+                                  const uint32_t Words[4], unsigned N,
+                                  char *Ptr) {
+  unsigned Bytes = F.ChannelBits / 8;
+  // .b32 data (the one type ptxas accepts) is read as the format's kind.
+  if (D == abi::SurfaceData::B)
+    D = F.Kind == ChannelKind::Float    ? abi::SurfaceData::F32
+        : F.Kind == ChannelKind::Signed ? abi::SurfaceData::S32
+                                        : abi::SurfaceData::U32;
+  for (unsigned K = 0; K != F.NumChannels; ++K) {
+    uint32_t W = K < N ? Words[K] : 0;
+    uint32_t Raw = W;
+    if (D == abi::SurfaceData::F32 && F.Kind == ChannelKind::Float) {
+      Raw = F.ChannelBits == 16 ? floatToHalf(bit_cast<float>(W)) : W;
+    } else if (D == abi::SurfaceData::F32) {
+      float V = bit_cast<float>(W);
+      if (std::isnan(V))
+        V = 0;
+      bool Signed = F.Kind == ChannelKind::Signed;
+      double Max = Signed ? double((uint64_t(1) << (F.ChannelBits - 1)) - 1)
+                          : double((uint64_t(1) << F.ChannelBits) - 1);
+      double Scaled =
+          std::nearbyint(std::clamp(double(V), Signed ? -1.0 : 0.0, 1.0) * Max);
+      Raw = Signed ? uint32_t(int32_t(Scaled)) : uint32_t(Scaled);
+    } else if (D != abi::SurfaceData::B && F.Kind == ChannelKind::Float) {
+      float V = D == abi::SurfaceData::S32 ? float(int32_t(W)) : float(W);
+      Raw = F.ChannelBits == 16 ? floatToHalf(V) : bit_cast<uint32_t>(V);
+    } else if (D == abi::SurfaceData::S32 && F.ChannelBits < 32) {
+      int64_t Lo = F.Kind == ChannelKind::Signed
+                       ? -(int64_t(1) << (F.ChannelBits - 1))
+                       : 0;
+      int64_t Hi = F.Kind == ChannelKind::Signed
+                       ? (int64_t(1) << (F.ChannelBits - 1)) - 1
+                       : (int64_t(1) << F.ChannelBits) - 1;
+      Raw = uint32_t(std::clamp<int64_t>(int32_t(W), Lo, Hi));
+    } else if (D == abi::SurfaceData::U32 && F.ChannelBits < 32) {
+      uint32_t Hi = F.Kind == ChannelKind::Signed
+                        ? (1u << (F.ChannelBits - 1)) - 1
+                        : (1u << F.ChannelBits) - 1;
+      Raw = std::min(W, Hi);
+    }
+    std::memcpy(Ptr + K * Bytes, &Raw, Bytes);
+  }
 }
 
 // OpenCL's values, which PTX's txq and suq return.
@@ -420,10 +633,13 @@ uint32_t runtime::queryImage(const ImageObject &O, abi::ImageQuery Q) {
   case ImageQuery::ArraySize:
     return uint32_t(R.getLayers());
   case ImageQuery::NumMipmapLevels:
+    return R.NumLevels;
   case ImageQuery::NumSamples:
     return 1;
   case ImageQuery::MemoryLayout:
     return 1; // linear (not a block-linear tiling)
+  case ImageQuery::IsObject:
+    return 1;
   }
   return 0;
 }

@@ -48,7 +48,15 @@ Error runtime::validateImageObject(const ImageObject &O) {
     return invalidObject("the pitch is smaller than a row");
   if (O.IsSurface)
     return Error::success();
+  if (R.NumLevels < 1 || R.NumLevels > MaxMipLevels)
+    return invalidObject(formatv("{0} mipmap levels (1 to {1} exist)",
+                                 R.NumLevels, MaxMipLevels));
+  if (R.Cubemap &&
+      (R.Dimensions != 2 || R.Width != R.Height || R.Depth % 6 != 0))
+    return invalidObject("a cubemap has square faces, 6 per layer");
   const SamplerState &S = O.Sampler;
+  if (R.NumLevels > 1 && !S.NormalizedCoords)
+    return invalidObject("mipmapped textures need normalized coordinates");
   if (S.Read == ReadMode::NormalizedFloat && F.Kind != ChannelKind::Float &&
       F.ChannelBits == 32)
     return invalidObject("32-bit integers cannot be read as normalized floats");
@@ -142,8 +150,12 @@ extern "C" uint32_t ptxjit_rt_tex(uint32_t OpWord, uint32_t Mask,
                                   const uint32_t *Coords, uint32_t *Result) {
   abi::TexOp Op = abi::TexOp::decode(OpWord);
   HandleCache Objects(Handles, /*WantSurface=*/false);
-  bool Layered =
-      Op.Geometry == ImageGeometry::A1D || Op.Geometry == ImageGeometry::A2D;
+  bool Layered = Op.Geometry == ImageGeometry::A1D ||
+                 Op.Geometry == ImageGeometry::A2D ||
+                 Op.Geometry == ImageGeometry::ACube;
+  auto Float = [&](unsigned K, unsigned L) {
+    return bit_cast<float>(Coords[K * 32 + L]);
+  };
   uint32_t Traps = 0;
   forEachLane(Mask, [&](unsigned L) {
     const ImageObject *O = Objects.get(L);
@@ -160,7 +172,15 @@ extern "C" uint32_t ptxjit_rt_tex(uint32_t OpWord, uint32_t Mask,
     } else if (Op.FloatCoords) {
       float XYZ[3] = {bit_cast<float>(Coord(0)), bit_cast<float>(Coord(1)),
                       bit_cast<float>(Coord(2))};
-      V = sampleTexture(*O, Op.Geometry, XYZ, Layer);
+      LevelOfDetail Lod;
+      Lod.Kind = LevelOfDetail::KindTy(Op.Lod);
+      if (Op.Lod == abi::TexLod::Level)
+        Lod.Lod = Float(abi::TexLodArgs, L);
+      for (unsigned K = 0; Op.Lod == abi::TexLod::Grad && K != 3; ++K) {
+        Lod.DPdx[K] = Float(abi::TexLodArgs + K, L);
+        Lod.DPdy[K] = Float(abi::TexLodArgs + 4 + K, L);
+      }
+      V = sampleTexture(*O, Op.Geometry, XYZ, Layer, Lod);
     } else {
       int32_t XYZ[3] = {int32_t(Coord(0)), int32_t(Coord(1)),
                         int32_t(Coord(2))};
@@ -172,28 +192,86 @@ extern "C" uint32_t ptxjit_rt_tex(uint32_t OpWord, uint32_t Mask,
   return Traps;
 }
 
-/// Runs Access(Lane, Ptr) for each lane of Mask whose surface access lands
-/// (Ptr null: dropped by .zero); returns the lanes that trap.
+/// sured: Ptr's element combined with V, atomically when it is aligned.
+template <typename T>
+static void reduce(char *Ptr, abi::SurfaceReduction R, T V) {
+  auto Combine = [&](T Old) -> T {
+    switch (R) {
+    case abi::SurfaceReduction::Add:
+      return T(Old + V);
+    case abi::SurfaceReduction::Min:
+      return std::min(Old, V);
+    case abi::SurfaceReduction::Max:
+      return std::max(Old, V);
+    case abi::SurfaceReduction::And:
+      return T(Old & V);
+    case abi::SurfaceReduction::Or:
+      return T(Old | V);
+    case abi::SurfaceReduction::None:
+      break;
+    }
+    return V;
+  };
+  if (reinterpret_cast<uintptr_t>(Ptr) % sizeof(T) != 0) {
+    T Old;
+    std::memcpy(&Old, Ptr, sizeof(T));
+    T New = Combine(Old);
+    std::memcpy(Ptr, &New, sizeof(T));
+    return;
+  }
+  T *P = reinterpret_cast<T *>(Ptr);
+  T Old = __atomic_load_n(P, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(P, &Old, Combine(Old), /*weak=*/true,
+                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+}
+
+static void reduceSurfaceElement(char *Ptr, const abi::SurfaceOp &Op,
+                                 uint64_t V) {
+  bool Signed = Op.Data == abi::SurfaceData::S32;
+  if (Op.ElementBytes == 8) {
+    if (Signed)
+      reduce<int64_t>(Ptr, Op.Reduction, int64_t(V));
+    else
+      reduce<uint64_t>(Ptr, Op.Reduction, V);
+  } else if (Signed) {
+    reduce<int32_t>(Ptr, Op.Reduction, int32_t(V));
+  } else {
+    reduce<uint32_t>(Ptr, Op.Reduction, uint32_t(V));
+  }
+}
+
+/// Runs Access(Lane, Ptr, Op, Object) for each lane of Mask whose surface
+/// access lands (Ptr null: dropped by .zero); returns the lanes that trap.
 template <typename Fn>
 static uint32_t forEachSurfaceAccess(uint32_t OpWord, uint32_t Mask,
                                      const uint64_t *Handles,
                                      const uint32_t *Coords, Fn &&Access) {
   abi::SurfaceOp Op = abi::SurfaceOp::decode(OpWord);
   HandleCache Objects(Handles, /*WantSurface=*/true);
-  unsigned Bytes = Op.ElementBytes * Op.VectorWidth;
+  bool Layered =
+      Op.Geometry == ImageGeometry::A1D || Op.Geometry == ImageGeometry::A2D;
   uint32_t Traps = 0;
   forEachLane(Mask, [&](unsigned L) {
     const ImageObject *O = Objects.get(L);
     int32_t XYZW[4];
     for (unsigned K = 0; K != 4; ++K)
       XYZW[K] = int32_t(Coords[K * 32 + L]);
+    unsigned Bytes = Op.ElementBytes * Op.VectorWidth;
+    if (O && Op.Formatted) {
+      // .p: x counts texels; sust.p writes a whole texel.
+      unsigned TexelBytes = O->Resource.Format.getTexelBytes();
+      XYZW[Layered] = int32_t(int64_t(XYZW[Layered]) * TexelBytes);
+      if (Op.Reduction == abi::SurfaceReduction::None)
+        Bytes = TexelBytes;
+    }
     char *Ptr;
     if (!O ||
         !locateSurfaceAccess(*O, Op.Geometry, Op.Clamp, XYZW, Bytes, Ptr)) {
       Traps |= 1u << L;
       return;
     }
-    Access(L, Ptr, Op);
+    Access(L, Ptr, Op, *O);
   });
   return Traps;
 }
@@ -203,7 +281,8 @@ extern "C" uint32_t ptxjit_rt_suld(uint32_t OpWord, uint32_t Mask,
                                    const uint32_t *Coords, uint64_t *Data) {
   return forEachSurfaceAccess(
       OpWord, Mask, Handles, Coords,
-      [&](unsigned L, const char *Ptr, const abi::SurfaceOp &Op) {
+      [&](unsigned L, const char *Ptr, const abi::SurfaceOp &Op,
+          const ImageObject &) {
         for (unsigned K = 0; K != Op.VectorWidth; ++K) {
           uint64_t V = 0;
           if (Ptr)
@@ -219,9 +298,19 @@ extern "C" uint32_t ptxjit_rt_sust(uint32_t OpWord, uint32_t Mask,
                                    const uint64_t *Data) {
   return forEachSurfaceAccess(
       OpWord, Mask, Handles, Coords,
-      [&](unsigned L, char *Ptr, const abi::SurfaceOp &Op) {
+      [&](unsigned L, char *Ptr, const abi::SurfaceOp &Op,
+          const ImageObject &O) {
         if (!Ptr)
           return;
+        if (Op.Reduction != abi::SurfaceReduction::None)
+          return reduceSurfaceElement(Ptr, Op, Data[L]);
+        if (Op.Formatted) {
+          uint32_t Words[4] = {0, 0, 0, 0};
+          for (unsigned K = 0; K != Op.VectorWidth; ++K)
+            Words[K] = uint32_t(Data[K * 32 + L]);
+          return storeFormattedTexel(O.Resource.Format, Op.Data, Words,
+                                     Op.VectorWidth, Ptr);
+        }
         for (unsigned K = 0; K != Op.VectorWidth; ++K)
           std::memcpy(Ptr + K * Op.ElementBytes, &Data[K * 32 + L],
                       Op.ElementBytes);
@@ -232,12 +321,24 @@ extern "C" uint32_t ptxjit_rt_txq(uint32_t Query, uint32_t IsSurface,
                                   uint32_t Mask, const uint64_t *Handles,
                                   uint32_t *Result) {
   HandleCache Objects(Handles, IsSurface != 0);
+  abi::ImageQuery Q = abi::ImageQuery(Query & ~abi::ImageQueryAtLevel);
+  bool AtLevel = Query & abi::ImageQueryAtLevel;
   uint32_t Traps = 0;
   forEachLane(Mask, [&](unsigned L) {
-    if (const ImageObject *O = Objects.get(L))
-      Result[L] = queryImage(*O, abi::ImageQuery(Query));
-    else
+    const ImageObject *O = Objects.get(L);
+    if (Q == abi::ImageQuery::IsObject)
+      Result[L] = O != nullptr;
+    else if (!O)
       Traps |= 1u << L;
+    else if (AtLevel)
+      Result[L] = Result[L] < O->Resource.NumLevels
+                      ? queryImage(ImageObject{O->IsSurface,
+                                               O->Resource.getLevel(Result[L]),
+                                               O->Sampler},
+                                   Q)
+                      : 0;
+    else
+      Result[L] = queryImage(*O, Q);
   });
   return Traps;
 }

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ptxjit/Cache/DiskCache.h"
 #include "ptxjit/Driver/ExecProgram.h"
 #include "ptxjit/Driver/ListModule.h"
 #include "ptxjit/Driver/LoadInput.h"
@@ -22,6 +23,7 @@
 #include "ptxjit/PTX/FrontEnd.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/PTX/Printer.h"
+#include "ptxjit/Runtime/Checking.h"
 #include "ptxjit/Transforms/Pipeline.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -33,6 +35,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include <chrono>
+#include <cstdlib>
 
 using namespace llvm;
 using namespace ptxjit;
@@ -142,8 +145,11 @@ static cl::opt<uint64_t> PrintLimit(
              "last N/2, and the shape (default 0: all)"),
     cl::value_desc("N"), cl::sub(RunCmd), cl::cat(ArgumentCategory));
 static cl::opt<bool> PrintStats("stats",
-                                cl::desc("Print parse, JIT and run times and "
-                                         "the number of CTAs and warps"),
+                                cl::desc("Print where the time went (Clang, "
+                                         "parse, cache, IRGen, optimization, "
+                                         "code generation, run) and what ran "
+                                         "(threads, CTAs, warps, barrier "
+                                         "waits, fiber switches, bandwidth)"),
                                 cl::sub(RunCmd), cl::cat(PtxJitCategory));
 static cl::opt<double> Timeout("timeout", cl::init(0),
                                cl::desc("Stop a kernel that runs longer than "
@@ -151,6 +157,14 @@ static cl::opt<double> Timeout("timeout", cl::init(0),
                                         "never)"),
                                cl::value_desc("seconds"), cl::sub(RunCmd),
                                cl::cat(LaunchCategory));
+static cl::opt<std::string> CheckKinds(
+    "check", cl::ValueOptional,
+    cl::desc("Check the kernel as compute-sanitizer would: memcheck, "
+             "racecheck, synccheck, initcheck, comma-separated (default: "
+             "all; PTXJIT_CHECK without it); errors make the exit status "
+             "nonzero (docs/CHECKING.md)"),
+    cl::value_desc("tools"), cl::sub(RunCmd), cl::sub(EmitLLVMCmd),
+    cl::cat(LaunchCategory));
 static cl::opt<unsigned> Threads("threads", cl::init(0),
                                  cl::desc("Host threads running CTAs (default: "
                                           "one per core)"),
@@ -225,6 +239,19 @@ static cl::opt<unsigned> CUDAOptLevel(
     cl::desc("Clang's optimization level for CUDA source (default 3)"),
     cl::value_desc("0-3"), PTXJIT_INPUT_SUBCOMMANDS,
     cl::cat(CUDASourceCategory));
+static cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Keep compiled kernels and the PTX of CUDA sources in <dir> "
+             "(default: $PTXJIT_CACHE_DIR, else $XDG_CACHE_HOME/ptx-jit, else "
+             "~/.cache/ptx-jit; size limit $PTXJIT_CACHE_MAX_SIZE, default "
+             "1G)"),
+    cl::value_desc("dir"), PTXJIT_INPUT_SUBCOMMANDS, cl::sub(ExecCmd),
+    cl::cat(PtxJitCategory));
+static cl::opt<bool> NoCache("no-cache",
+                             cl::desc("Compile everything; neither read nor "
+                                      "write the cache"),
+                             PTXJIT_INPUT_SUBCOMMANDS, cl::sub(ExecCmd),
+                             cl::cat(PtxJitCategory));
 #undef PTXJIT_INPUT_SUBCOMMANDS
 
 static int reportError(Error E) {
@@ -232,6 +259,25 @@ static int reportError(Error E) {
     WithColor::error(errs(), "ptx-jit") << EI.message() << '\n';
   });
   return 1;
+}
+
+/// The cache --cache-dir, --no-cache and the environment choose.
+static const std::optional<cache::DiskCacheOptions> &getCacheOptions() {
+  static const std::optional<cache::DiskCacheOptions> Opts =
+      cache::getDiskCacheOptions(
+          CacheDir.getNumOccurrences()
+              ? std::optional<StringRef>(CacheDir.getValue())
+              : std::nullopt,
+          NoCache, errs());
+  return Opts;
+}
+
+/// The cache CUDA sources' PTX is kept in, if any.
+static cache::DiskCache *getPTXCache() {
+  static std::unique_ptr<cache::DiskCache> Cache =
+      getCacheOptions() ? std::make_unique<cache::DiskCache>(*getCacheOptions())
+                        : nullptr;
+  return Cache.get();
 }
 
 static driver::InputOptions getInputOptions() {
@@ -246,6 +292,7 @@ static driver::InputOptions getInputOptions() {
   CUDA.CUDAPath = CUDAPath;
   CUDA.NoCUDAInstallation = NoCUDAInstallation;
   CUDA.OptLevel = CUDAOptLevel;
+  CUDA.Cache = getPTXCache();
   if (PrintCC1)
     CUDA.PrintCC1Args = &errs();
   return Opts;
@@ -313,6 +360,12 @@ int main(int argc, char **argv) {
     Expected<std::string> Dir = driver::findCUDALibraryDir(argv[0]);
     if (!Dir)
       return reportError(Dir.takeError());
+    // The CUDA libraries read the cache's place from the environment.
+    if (NoCache)
+      setenv("PTXJIT_CACHE_DIR", "off", 1);
+    else if (CacheDir.getNumOccurrences())
+      setenv("PTXJIT_CACHE_DIR", CacheDir.empty() ? "off" : CacheDir.c_str(),
+             1);
     std::vector<std::string> Args{ExecProgramName};
     Args.insert(Args.end(), ExecArgs.begin(), ExecArgs.end());
     return reportError(driver::execProgram(*Dir, Args));
@@ -341,14 +394,13 @@ int main(int argc, char **argv) {
     (*Out)->keep();
     return 0;
   }
-  auto ParseStart = std::chrono::steady_clock::now();
+  driver::InputStats InputStats;
+  driver::InputOptions InputOpts = getInputOptions();
+  InputOpts.Stats = &InputStats;
   Expected<std::unique_ptr<ptx::Module>> M =
-      driver::loadInput(InputFile, getInputOptions(), errs());
+      driver::loadInput(InputFile, InputOpts, errs());
   if (!M)
     return reportError(M.takeError());
-  double ParseSeconds = std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - ParseStart)
-                            .count();
   if (RunCmd || EmitLLVMCmd) {
     driver::RunOptions Opts;
     Opts.Kernel = KernelName;
@@ -361,6 +413,12 @@ int main(int argc, char **argv) {
     if (Opts.GridGiven)
       if (Error E = driver::parseDim3(GridDim, "grid size", Opts.Grid))
         return reportError(std::move(E));
+    if (CheckKinds.getNumOccurrences()) {
+      Expected<unsigned> K = runtime::parseCheckKinds(CheckKinds);
+      if (!K)
+        return reportError(K.takeError());
+      Opts.CheckKinds = *K;
+    }
     if (EmitLLVMCmd) {
       Expected<const ptx::Function *> K = driver::selectKernel(**M, KernelName);
       if (!K)
@@ -378,7 +436,8 @@ int main(int argc, char **argv) {
       if (!Out)
         return reportError(Out.takeError());
       if (Error E =
-              KernelJIT::emitIR(**M, (*K)->Name, Shape, OptLevel, (*Out)->os()))
+              KernelJIT::emitIR(**M, (*K)->Name, Shape, OptLevel, (*Out)->os(),
+                                Opts.CheckKinds.value_or(0)))
         return reportError(std::move(E));
       (*Out)->keep();
       return 0;
@@ -398,8 +457,10 @@ int main(int argc, char **argv) {
     Opts.PrintLimit = PrintLimit;
     Opts.TimeoutSeconds = Timeout;
     Opts.Threads = Threads;
-    if (Error E = driver::runKernel(std::move(*M), Opts, ParseSeconds, outs(),
-                                    errs()))
+    Opts.Cache = getCacheOptions();
+    Opts.Input = InputStats;
+    if (Error E = driver::runKernel(std::move(*M), Opts,
+                                    InputStats.ParseSeconds, outs(), errs()))
       return reportError(std::move(E));
     return 0;
   }

@@ -10,6 +10,7 @@
 #include "ptxjit/Runtime/Textures.h"
 #include "gtest/gtest.h"
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 using namespace ptxjit;
@@ -238,6 +239,154 @@ TEST(TextureSamplingTest, TableHandlesAndValidation) {
   O.Resource.Data = nullptr;
   O.Sampler.Filter = FilterMode::Point;
   EXPECT_TRUE(refused(Table, O));
+}
+
+} // namespace
+
+namespace {
+
+TEST(TextureSamplingTest, CubeFacesFollowTheGuidesTable) {
+  // The Programming Guide's cubemap table: face, then (s, t) over |m|.
+  struct Case {
+    float Dir[3];
+    unsigned Face;
+    float U, V;
+  } Cases[] = {
+      // +x: s = -z, t = -y. (2, 1, -1): s = 1/2, t = -1/2.
+      {{2, 1, -1}, 0, 0.75f, 0.25f},
+      // -x: s = z, t = -y. (-4, 2, 1): s = 1/4, t = -1/2.
+      {{-4, 2, 1}, 1, 0.625f, 0.25f},
+      // +y: s = x, t = z. (1, 2, -1): s = 1/2, t = -1/2.
+      {{1, 2, -1}, 2, 0.75f, 0.25f},
+      // -y: s = x, t = -z. (1, -2, -1): s = 1/2, t = 1/2.
+      {{1, -2, -1}, 3, 0.75f, 0.75f},
+      // +z: s = x, t = -y. (-1, 1, 2): s = -1/2, t = -1/2.
+      {{-1, 1, 2}, 4, 0.25f, 0.25f},
+      // -z: s = -x, t = -y. (-1, -1, -2): s = 1/2, t = 1/2.
+      {{-1, -1, -2}, 5, 0.75f, 0.75f},
+      // Ties go to x, then y.
+      {{1, 1, 1}, 0, 0, 0},
+      {{0, -1, 1}, 3, 0.5f, 0},
+  };
+  for (const Case &C : Cases) {
+    unsigned Face;
+    float U, V;
+    selectCubeFace(C.Dir, Face, U, V);
+    EXPECT_EQ(Face, C.Face) << C.Dir[0] << " " << C.Dir[1] << " " << C.Dir[2];
+    EXPECT_EQ(U, C.U) << "face " << C.Face;
+    EXPECT_EQ(V, C.V) << "face " << C.Face;
+  }
+}
+
+/// A normalized 1D float texture of 8, 4, 2 and 1 texels, level L's texels
+/// all 10 * (L + 1).
+struct Mipmap1D {
+  std::vector<float> Texels;
+  ImageObject O;
+  Mipmap1D(FilterMode MipFilter) {
+    O.Resource.Format = TexelFormat();
+    O.Resource.Width = 8;
+    O.Resource.RowPitch = O.Resource.SlicePitch = 8 * sizeof(float);
+    O.Resource.NumLevels = 4;
+    uint64_t Offset = 0;
+    for (unsigned L = 0; L != 4; ++L) {
+      O.Resource.LevelOffset[L] = Offset * sizeof(float);
+      for (unsigned I = 0; I != (8u >> L); ++I)
+        Texels.push_back(10.0f * (L + 1));
+      Offset += 8u >> L;
+    }
+    O.Resource.Data = reinterpret_cast<char *>(Texels.data());
+    O.Sampler.NormalizedCoords = true;
+    O.Sampler.MipFilter = MipFilter;
+    O.Sampler.MaxLodClamp = 100;
+  }
+  float sample(LevelOfDetail Lod) const {
+    float Coords[3] = {0.3f, 0, 0};
+    return sampleTexture(O, ImageGeometry::D1, Coords, 0, Lod).getFloat(0);
+  }
+};
+
+LevelOfDetail level(float L) {
+  LevelOfDetail Lod;
+  Lod.Kind = LevelOfDetail::Level;
+  Lod.Lod = L;
+  return Lod;
+}
+
+TEST(TextureSamplingTest, MipmapLevelSelection) {
+  Mipmap1D Point(FilterMode::Point);
+  // Point mipmap filtering takes the nearest level, clamped to the levels.
+  EXPECT_EQ(Point.sample(level(0.49f)), 10);
+  EXPECT_EQ(Point.sample(level(0.5f)), 20);
+  EXPECT_EQ(Point.sample(level(2.2f)), 30);
+  EXPECT_EQ(Point.sample(level(-3)), 10);
+  EXPECT_EQ(Point.sample(level(9)), 40);
+  // Plain tex reads level 0 whatever the levels.
+  EXPECT_EQ(Point.sample(LevelOfDetail()), 10);
+  // Bias, then the sampler's clamps.
+  Point.O.Sampler.LodBias = 1;
+  EXPECT_EQ(Point.sample(level(0.6f)), 30);
+  Point.O.Sampler.MaxLodClamp = 1.2f;
+  EXPECT_EQ(Point.sample(level(0.6f)), 20);
+
+  // Linear: (1 - beta) * T(floor) + beta * T(floor + 1), beta in 1/256s:
+  // 0.3 is 76.8 / 256, stored as 77 / 256.
+  Mipmap1D Linear(FilterMode::Linear);
+  float Beta = 77.0f / 256;
+  EXPECT_EQ(Linear.sample(level(1.3f)), (1 - Beta) * 20 + Beta * 30);
+  EXPECT_EQ(Linear.sample(level(3)), 40);
+}
+
+TEST(TextureSamplingTest, GradientsGiveTheLevelOfDetail) {
+  Mipmap1D M(FilterMode::Point);
+  LevelOfDetail Lod;
+  Lod.Kind = LevelOfDetail::Grad;
+  float Coords[3] = {0.3f, 0, 0};
+  // 2 / 8 of the normalized axis is 2 level-0 texels: lambda = 1; the
+  // longer of the two gradients counts.
+  Lod.DPdx[0] = 2.0f / 8, Lod.DPdy[0] = -0.5f / 8;
+  EXPECT_EQ(gradientLevelOfDetail(M.O, ImageGeometry::D1, Coords, Lod), 1.0f);
+  EXPECT_EQ(M.sample(Lod), 20);
+  Lod.DPdy[0] = -8.0f / 8;
+  EXPECT_EQ(gradientLevelOfDetail(M.O, ImageGeometry::D1, Coords, Lod), 3.0f);
+  // No change at all: level 0.
+  Lod.DPdx[0] = Lod.DPdy[0] = 0;
+  EXPECT_EQ(M.sample(Lod), 10);
+}
+
+TEST(TextureSamplingTest, FormattedSurfaceStores) {
+  TexelFormat U8x4{4, 8, ChannelKind::Unsigned};
+  unsigned char Bytes[4];
+  // .f32 into unsigned 8-bit: clamped to [0, 1], * 255, to nearest even.
+  const float F[4] = {0.5f, 1.7f, -0.2f, 0.25f};
+  uint32_t Words[4];
+  for (unsigned K = 0; K != 4; ++K)
+    std::memcpy(&Words[K], &F[K], 4);
+  storeFormattedTexel(U8x4, ptxjit::abi::SurfaceData::F32, Words, 4,
+                      (char *)Bytes);
+  EXPECT_EQ(Bytes[0], 128);
+  EXPECT_EQ(Bytes[1], 255);
+  EXPECT_EQ(Bytes[2], 0);
+  EXPECT_EQ(Bytes[3], 64);
+  // .s32 into signed 16-bit saturates.
+  TexelFormat S16{1, 16, ChannelKind::Signed};
+  int16_t H;
+  uint32_t Big = uint32_t(-40000);
+  storeFormattedTexel(S16, ptxjit::abi::SurfaceData::S32, &Big, 1, (char *)&H);
+  EXPECT_EQ(H, -32768);
+  // .b32 into a half: read as .f32, rounded to nearest even.
+  TexelFormat F16{1, 16, ChannelKind::Float};
+  // Halves near 1 are 1/1024 apart: 1 + 1/2048 ties to even 0x3c00,
+  // 1 + 3/2048 to even 0x3c02.
+  const float Ties[2] = {1.0f + 1.0f / 2048, 1.0f + 3.0f / 2048};
+  const uint16_t Want[2] = {0x3c00, 0x3c02};
+  for (unsigned K = 0; K != 2; ++K) {
+    uint32_t W;
+    std::memcpy(&W, &Ties[K], 4);
+    uint16_t Half;
+    storeFormattedTexel(F16, ptxjit::abi::SurfaceData::B, &W, 1, (char *)&Half);
+    EXPECT_EQ(Half, Want[K]);
+  }
 }
 
 } // namespace

@@ -24,6 +24,15 @@ enum class ImageGeometry : uint32_t { D1, D2, D3, A1D, A2D, Cube, ACube };
 /// What a texture fetch returns in each 32-bit component.
 enum class TexResultKind : uint32_t { F32, S32, U32 };
 
+/// How tex chooses the mipmap level: plain tex (and tex.base) level 0,
+/// tex.level an explicit level of detail, tex.grad gradients.
+enum class TexLod : uint32_t { Base, Level, Grad };
+
+/// The coordinate arrays of ptxjit_rt_tex hold 12 components: the
+/// coordinates (0-3), then tex.level's level of detail (4), or tex.grad's
+/// dPdx (4-7) and dPdy (8-11).
+constexpr unsigned TexLodArgs = 4, TexArgComponents = 12;
+
 /// The instruction word of ptxjit_rt_tex.
 struct TexOp {
   ImageGeometry Geometry;
@@ -31,19 +40,27 @@ struct TexOp {
   TexResultKind Result;
   /// tld4: 1 + the component gathered (r, g, b, a); 0 for tex.
   uint32_t Gather;
+  TexLod Lod = TexLod::Base;
 
   uint32_t encode() const {
     return uint32_t(Geometry) | uint32_t(FloatCoords) << 3 |
-           uint32_t(Result) << 4 | Gather << 6;
+           uint32_t(Result) << 4 | Gather << 6 | uint32_t(Lod) << 9;
   }
   static TexOp decode(uint32_t W) {
     return {ImageGeometry(W & 7), bool(W >> 3 & 1), TexResultKind(W >> 4 & 3),
-            W >> 6 & 7};
+            W >> 6 & 7, TexLod(W >> 9 & 3)};
   }
 };
 
 /// .trap, .clamp, .zero.
 enum class SurfaceClamp : uint32_t { Trap, Clamp, Zero };
+
+/// sured's operation; None for suld and sust.
+enum class SurfaceReduction : uint32_t { None, Add, Min, Max, And, Or };
+
+/// The data type of sust.p (and of a signed sured.min/max): how the data is
+/// converted to the surface's format.
+enum class SurfaceData : uint32_t { B, U32, S32, F32 };
 
 /// The instruction word of ptxjit_rt_suld and ptxjit_rt_sust.
 struct SurfaceOp {
@@ -51,14 +68,24 @@ struct SurfaceOp {
   SurfaceClamp Clamp;
   uint32_t ElementBytes; ///< 1, 2, 4 or 8
   uint32_t VectorWidth;  ///< 1, 2 or 4
+  SurfaceReduction Reduction = SurfaceReduction::None;
+  /// .p: x counts elements of the surface's format, and sust.p converts.
+  bool Formatted = false;
+  SurfaceData Data = SurfaceData::B;
 
   uint32_t encode() const {
     return uint32_t(Geometry) | uint32_t(Clamp) << 3 | ElementBytes << 5 |
-           VectorWidth << 9;
+           VectorWidth << 9 | uint32_t(Reduction) << 12 |
+           uint32_t(Formatted) << 15 | uint32_t(Data) << 16;
   }
   static SurfaceOp decode(uint32_t W) {
-    return {ImageGeometry(W & 7), SurfaceClamp(W >> 3 & 3), W >> 5 & 15,
-            W >> 9 & 7};
+    return {ImageGeometry(W & 7),
+            SurfaceClamp(W >> 3 & 3),
+            W >> 5 & 15,
+            W >> 9 & 7,
+            SurfaceReduction(W >> 12 & 7),
+            bool(W >> 15 & 1),
+            SurfaceData(W >> 16 & 3)};
   }
 };
 
@@ -79,7 +106,14 @@ enum class ImageQuery : uint32_t {
   NumMipmapLevels,
   NumSamples,
   MemoryLayout,
+  /// istypep: 1 if the handle names a live texture (a surface when the
+  /// call's IsSurface is set), else 0; never traps.
+  IsObject,
 };
+
+/// Or'ed into a width, height or depth query (txq.level): each lane's
+/// Result holds the mipmap level on entry.
+constexpr uint32_t ImageQueryAtLevel = 0x100;
 
 } // namespace abi
 } // namespace ptxjit

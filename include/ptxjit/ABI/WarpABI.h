@@ -33,7 +33,7 @@ enum WarpStatus : uint32_t {
   WS_Assert = 4,         ///< a device assert failed (already reported)
   WS_BadBranchIndex = 5, ///< brx.idx past its table (StatusAux: the index)
   WS_MemoryFault = 6,    ///< a global or generic access no lane may make
-                         ///< (ptxjit_rt_check_access recorded it)
+                         ///< (ptxjit_rt_check_address recorded it)
 };
 
 /// What kind of access an access site is (WarpContext::AccessSite).

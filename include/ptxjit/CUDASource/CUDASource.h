@@ -20,6 +20,9 @@ class raw_ostream;
 } // namespace llvm
 
 namespace ptxjit {
+namespace cache {
+class DiskCache;
+} // namespace cache
 namespace cudasource {
 
 struct CompileOptions {
@@ -35,6 +38,13 @@ struct CompileOptions {
   bool LineTables = true; ///< .loc/.file in the PTX
   /// Where to print the -cc1 arguments of the compilation, if anywhere.
   llvm::raw_ostream *PrintCC1Args = nullptr;
+  /// Keeps the PTX across runs, keyed by the source, its name, these
+  /// options, the working directory, Clang's version and CUDA installation,
+  /// and checked against the contents of every file the compilation read
+  /// (headers, libdevice); null: always compile.
+  cache::DiskCache *Cache = nullptr;
+  /// Set to whether the PTX came from Cache.
+  bool *CacheHit = nullptr;
 };
 
 /// A CUDA installation that has what a device compilation needs.

@@ -23,6 +23,7 @@
 #ifndef PTXJIT_DEVICE_CONTEXT_H
 #define PTXJIT_DEVICE_CONTEXT_H
 
+#include "ptxjit/Cache/DiskCache.h"
 #include "ptxjit/Device/DeviceError.h"
 #include "ptxjit/Device/DeviceMemory.h"
 #include "ptxjit/Device/Kernel.h"
@@ -47,6 +48,9 @@ class KernelJIT;
 struct CompiledKernel;
 struct KernelShape;
 struct LaunchStats;
+namespace runtime {
+class CheckSession;
+} // namespace runtime
 namespace ptx {
 class Module;
 } // namespace ptx
@@ -56,6 +60,12 @@ struct ContextOptions {
   unsigned OptLevel = 2; ///< of the JIT, 0-3
   /// Host threads running a launch's CTAs; 0: one per core.
   unsigned NumThreads = 0;
+  /// Where compiled kernels are kept across runs (cache::getDiskCacheOptions
+  /// gives the user's choice); none: every kernel is compiled.
+  std::optional<cache::DiskCacheOptions> Cache;
+  /// The checking mode: CheckABI.h's CheckKind bits every kernel is
+  /// compiled and run with (0: none); unset, PTXJIT_CHECK's.
+  std::optional<unsigned> CheckKinds;
 };
 
 struct LaunchOptions {
@@ -88,6 +98,9 @@ public:
   Context &operator=(const Context &) = delete;
 
   const ContextOptions &getOptions() const { return Opts; }
+  /// The checking mode's allocations and reports; null when kernels are
+  /// not checked.
+  runtime::CheckSession *getCheckSession() const { return Check.get(); }
 
   // Modules.
 
@@ -156,19 +169,24 @@ public:
 
   // For Kernel and Module.
 
-  /// Compiles a kernel of M for Shape (one compilation at a time).
-  llvm::Expected<CompiledKernel>
-  compile(const Module &M, llvm::StringRef Kernel, const KernelShape &Shape);
+  /// Compiles a kernel of M for Shape (one compilation at a time), or loads
+  /// it from the kernel cache; adds what it cost to Stats.
+  llvm::Expected<CompiledKernel> compile(const Module &M,
+                                         llvm::StringRef Kernel,
+                                         const KernelShape &Shape,
+                                         KernelStats *Stats = nullptr);
 
 private:
   explicit Context(const ContextOptions &Opts);
   Stream *resolve(Stream *S) { return S ? S : DefaultStream.get(); }
 
   ContextOptions Opts;
+  std::unique_ptr<runtime::CheckSession> Check;
   DeviceMemory Memory;
   std::unique_ptr<llvm::ThreadPoolInterface> Workers;
   std::mutex JITLock;
   std::unique_ptr<KernelJIT> JIT;
+  std::unique_ptr<cache::DiskCache> Cache; ///< guarded by JITLock
 
   mutable std::mutex Lock; ///< guards the members below
   std::list<std::unique_ptr<Module>> Modules;

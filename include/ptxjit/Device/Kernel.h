@@ -57,8 +57,16 @@ struct KernelAttributes {
 
 /// What a kernel cost so far (PTXJIT_STATS).
 struct KernelStats {
-  unsigned Compilations = 0; ///< block shapes compiled
-  double CompileSeconds = 0;
+  unsigned Compilations = 0; ///< block shapes compiled or loaded
+  double CompileSeconds = 0; ///< all of it, cache included
+  /// Its parts (--stats).
+  double IRGenSeconds = 0;
+  double OptimizeSeconds = 0;
+  double CodeGenSeconds = 0;
+  double LinkSeconds = 0;
+  double CacheSeconds = 0; ///< looking up, reading and writing entries
+  unsigned CacheHits = 0;
+  unsigned CacheMisses = 0; ///< compiled with a cache that lacked them
   uint64_t Launches = 0; ///< launches that ran
   uint64_t CTAs = 0;
   double RunSeconds = 0;

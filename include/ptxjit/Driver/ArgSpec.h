@@ -9,6 +9,8 @@
 //   TYPE    := u8 | s8 | u16 | s16 | u32 | s32 | u64 | s64
 //            | f16 | bf16 | f32 | f64
 //   INIT    := zero                 all bits zero (the default)
+//            | uninit               all bits zero, but never written for
+//                                   --check's initcheck
 //            | iota                 0, 1, 2, ... in the element type (integers
 //                                   wrap modulo 2^bits, floats round to
 //                                   nearest even)
@@ -18,6 +20,19 @@
 //            | '@' PATH             a .npy file or raw little-endian data
 //   OUT     := '-'                  print "NAME = [v0, v1, ...]" on stdout
 //            | PATH                 .npy if it ends in ".npy", else raw
+//
+// or a texture or surface object (its .u64 handle is passed):
+//
+//   image   := [NAME '='] KIND ':' TYPE '[' W [',' H [',' D]] ']' ['=' INIT]
+//              {',' OPTION} ['>' OUT]
+//   KIND    := tex1d | tex2d | tex3d | surf1d | surf2d | surf3d
+//   TYPE    := u8 | s8 | u16 | s16 | u32 | s32 | f16 | f32   (one channel)
+//   OPTION  := filter=point|linear  address=clamp|wrap|mirror|border
+//            | normalized           (normalized coordinates)
+//            | read=element|normalized  (read mode)         textures only
+//
+// INIT (not a '[...]' list) fills the W*H*D texels, row after row; OUT
+// prints or writes them after the kernel (a surface the kernel stored to).
 //
 // The first '>' after COUNT starts OUT, so an @PATH cannot contain '>'; an
 // OUT path may. Whitespace around the SPEC and around list values is ignored.
@@ -44,7 +59,7 @@ namespace driver {
 
 /// How a buffer's elements are first set.
 struct BufferInit {
-  enum KindTy : uint8_t { Zero, Iota, Rand, Fill, List, File };
+  enum KindTy : uint8_t { Zero, Iota, Rand, Fill, List, File, Uninit };
 
   KindTy Kind = Zero;
   /// Rand: the seed, if one was given.
@@ -73,17 +88,29 @@ struct BufferSpec {
   BufferOutput Output;
 };
 
+/// A texture or surface: its texels (Buf) and how it is sampled.
+struct ImageSpec {
+  bool IsSurface = false;
+  unsigned Dimensions = 1;
+  uint64_t Extent[3] = {1, 1, 1};
+  bool LinearFilter = false, NormalizedCoords = false, NormalizedRead = false;
+  /// clamp, wrap, mirror or border, as cudaTextureAddressMode numbers them.
+  unsigned Address = 1;
+};
+
 /// One parsed --arg.
 struct ArgSpec {
-  enum KindTy : uint8_t { Scalar, Buffer };
+  enum KindTy : uint8_t { Scalar, Buffer, Image };
 
   KindTy Kind = Scalar;
   ScalarLiteral Value; ///< Scalar
-  BufferSpec Buf;      ///< Buffer
+  BufferSpec Buf;      ///< Buffer, and an Image's texels
+  ImageSpec Img;       ///< Image
   /// The SPEC as given, for messages.
   std::string Text;
 
   bool isBuffer() const { return Kind == Buffer; }
+  bool isImage() const { return Kind == Image; }
 };
 
 llvm::Expected<ArgSpec> parseArgSpec(llvm::StringRef Spec);

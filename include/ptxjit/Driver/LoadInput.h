@@ -19,9 +19,20 @@ class Module;
 } // namespace ptx
 namespace driver {
 
+/// What reading an input cost (--stats).
+struct InputStats {
+  double ClangSeconds = 0; ///< .cu inputs: compiling (or the cached PTX)
+  double ParseSeconds = 0; ///< parsing and verifying the PTX
+  bool CompiledSource = false; ///< the input was CUDA source
+  bool PTXCacheUsed = false;
+  bool PTXCacheHit = false;
+};
+
 struct InputOptions {
   ptx::FrontEndOptions FrontEnd;
   cudasource::CompileOptions CUDA; ///< for .cu inputs
+  /// Filled in when given.
+  InputStats *Stats = nullptr;
 };
 
 /// The PTX text of Path ("-" is standard input): the file itself, or for

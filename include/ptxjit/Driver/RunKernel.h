@@ -3,9 +3,12 @@
 #ifndef PTXJIT_DRIVER_RUNKERNEL_H
 #define PTXJIT_DRIVER_RUNKERNEL_H
 
+#include "ptxjit/Cache/DiskCache.h"
+#include "ptxjit/Driver/LoadInput.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +40,12 @@ struct RunOptions {
   uint64_t PrintLimit = 0;   ///< elements printed per `>-` buffer; 0: all
   double TimeoutSeconds = 0; ///< 0: none
   unsigned Threads = 0;      ///< 0: one per core
+  /// The kernel cache; none: compile.
+  std::optional<cache::DiskCacheOptions> Cache;
+  /// How the input was read, for --stats.
+  InputStats Input;
+  /// --check: CheckABI.h's CheckKind bits; unset: PTXJIT_CHECK's.
+  std::optional<unsigned> CheckKinds;
 };
 
 /// Parses "X[,Y[,Z]]" into three dimensions (missing ones are 1).

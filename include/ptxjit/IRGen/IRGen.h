@@ -32,7 +32,17 @@ struct IRGenOptions {
   /// memory and are aligned, and stop the warp with a report if not
   /// (IRGen/AddressChecks.cpp).
   bool CheckAddresses = true;
+  /// The checking mode (CheckABI.h's CheckKind bits): accesses, barriers
+  /// and warp-synchronous instructions call the runtime's checks, and CTA
+  /// barriers run on fibers. Zero: nothing is emitted for it.
+  unsigned CheckKinds = 0;
+  // Each option here changes the code: the kernel cache's key has it
+  // (KernelJIT::getCacheKey).
 };
+
+/// Whether PTXJIT_BARRIERS=phases asked for kernels that run their CTAs in
+/// phases (read once).
+bool phasesRequested();
 
 /// Gives every instruction of M's functions that have a subprogram a
 /// debug location: passes leave some without one, or at line 0.

@@ -4,6 +4,7 @@
 #define PTXJIT_JIT_KERNELJIT_H
 
 #include "ptxjit/ABI/CompiledKernel.h"
+#include "ptxjit/Cache/CacheKey.h"
 #include "ptxjit/IRGen/IRGen.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -16,7 +17,9 @@ namespace llvm {
 namespace orc {
 class LLJIT;
 } // namespace orc
+class MemoryBuffer;
 class Module;
+class TargetMachine;
 class raw_ostream;
 } // namespace llvm
 
@@ -35,6 +38,20 @@ struct JITOptions {
   std::vector<std::pair<std::string, void *>> Symbols;
 };
 
+/// A kernel compiled to an object file, and the layout a launch needs.
+struct KernelObject {
+  KernelLayout Layout;
+  std::unique_ptr<llvm::MemoryBuffer> Object;
+};
+
+/// Where a compilation spent its time (--stats).
+struct CompileTimes {
+  double IRGenSeconds = 0;
+  double OptimizeSeconds = 0;
+  double CodeGenSeconds = 0;
+  double LinkSeconds = 0; ///< the object linked into the process
+};
+
 class KernelJIT {
 public:
   static llvm::Expected<std::unique_ptr<KernelJIT>>
@@ -45,21 +62,50 @@ public:
   /// it reaches) for the block shape Shape. With \p ModuleVariables, the
   /// module's variables are external (IRGenOptions) and bound to these
   /// addresses (symbol name, address); otherwise the kernel gets its own.
+  /// CheckKinds: IRGenOptions::CheckKinds.
   llvm::Expected<CompiledKernel>
   compile(const ptx::Module &M, llvm::StringRef Kernel,
           const KernelShape &Shape,
           const std::vector<std::pair<std::string, void *>> *ModuleVariables =
-              nullptr);
+              nullptr,
+          unsigned CheckKinds = 0, CompileTimes *Times = nullptr);
+
+  /// The first half of compile: the kernel as an object file, which
+  /// depends on nothing but getCacheKey's inputs (it refers to the
+  /// runtime and the module's variables by symbol).
+  llvm::Expected<KernelObject> compileToObject(const ptx::Module &M,
+                                               llvm::StringRef Kernel,
+                                               const KernelShape &Shape,
+                                               bool ExternalModuleVariables,
+                                               unsigned CheckKinds = 0,
+                                               CompileTimes *Times = nullptr);
+  /// The second half: links Object into the process (a JITDylib of its
+  /// own, where ModuleVariables resolve first) and finds its entry.
+  llvm::Expected<CompiledKernel>
+  link(KernelObject Object, llvm::StringRef Kernel, const KernelShape &Shape,
+       const std::vector<std::pair<std::string, void *>> *ModuleVariables,
+       CompileTimes *Times = nullptr);
+
+  /// The kernel cache's key of compileToObject's result: the PTX text, the
+  /// kernel, the block shape, every option that changes the code, and
+  /// BuildFacts (versions, host CPU).
+  cache::CacheDigest getCacheKey(const ptx::Module &M, llvm::StringRef Kernel,
+                                 const KernelShape &Shape,
+                                 bool ExternalModuleVariables,
+                                 unsigned CheckKinds = 0) const;
 
   /// The optimized LLVM IR of a kernel, as `emit-llvm` prints it.
   static llvm::Error emitIR(const ptx::Module &M, llvm::StringRef Kernel,
                             const KernelShape &Shape, unsigned OptLevel,
-                            llvm::raw_ostream &OS);
+                            llvm::raw_ostream &OS, unsigned CheckKinds = 0);
 
 private:
-  KernelJIT(std::unique_ptr<llvm::orc::LLJIT> J, const JITOptions &Opts);
+  KernelJIT(std::unique_ptr<llvm::orc::LLJIT> J,
+            std::unique_ptr<llvm::TargetMachine> TM, const JITOptions &Opts);
 
   std::unique_ptr<llvm::orc::LLJIT> J;
+  /// Generates the objects (one compilation at a time).
+  std::unique_ptr<llvm::TargetMachine> TM;
   JITOptions Opts;
   unsigned NextModule = 0;
 };

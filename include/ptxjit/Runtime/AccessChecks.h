@@ -2,7 +2,7 @@
 //-*-===//
 //
 // Generated code checks each global or generic access against the device
-// range (DeviceArena.h) and calls ptxjit_rt_check_access for lanes outside
+// range (DeviceArena.h) and calls ptxjit_rt_check_address for lanes outside
 // it or misaligned; that tells legitimate shared, local and host addresses
 // from faults and records a fault with every lane's address. A fault the
 // check let through (an address in the range but in no allocation) is

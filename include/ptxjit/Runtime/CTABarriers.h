@@ -113,6 +113,7 @@ public:
     S.External &= ~Lanes;
     S.Waiting &= ~Lanes;
     S.Released |= Lanes;
+    ++Completions;
     Wake(Warp);
   }
   LaneMask externalLanes(unsigned Warp) const { return Warps[Warp].External; }
@@ -127,6 +128,11 @@ public:
   uint32_t reductionResult(unsigned Warp, unsigned Barrier) const {
     return Warps[Warp].Result[Barrier];
   }
+
+  /// Completed barriers and other synchronizations (noteSync) since the
+  /// scheduler started: the checking mode's racecheck epochs.
+  uint64_t completions() const { return Completions; }
+  void noteSync() { ++Completions; }
 
   unsigned numWarps() const { return Warps.size(); }
   unsigned numThreads() const { return NumThreads; }
@@ -187,6 +193,7 @@ private:
   Phase Phases[NumCTABarriers];
   unsigned NumThreads = 0;
   unsigned NumLiveThreads = 0;
+  uint64_t Completions = 0;
 };
 
 } // namespace runtime

@@ -27,6 +27,7 @@
 #include "llvm/Support/Error.h"
 #include <atomic>
 #include <memory>
+#include <utility>
 
 namespace ptxjit {
 namespace runtime {
@@ -157,7 +158,18 @@ public:
   uint32_t lastSpinLine() const { return SpinLine == ~0u ? 0 : SpinLine; }
   bool lastYieldSpun() const { return SpinLine != 0; }
 
+  /// The checking mode's state for the CTAs of this scheduler (a CTACheck),
+  /// null when the launch is not checked.
+  void *checkState() const { return CheckState; }
+  void setCheckState(void *S) { CheckState = S; }
+  /// Orders the accesses before and after for racecheck (CTABarriers).
+  void noteSync() { Barriers.noteSync(); }
+
   unsigned currentWarp() const { return Current; }
+  /// Counts since the last call (--stats): warps that blocked at a barrier,
+  /// and fibers that gave up the thread.
+  uint64_t takeBarrierWaits() { return std::exchange(BarrierWaits, 0); }
+  uint64_t takeFiberSwitches() { return std::exchange(FiberSwitches, 0); }
   LaneMask liveLanes() const { return Barriers.liveLanes(Current); }
   bool runsOnFibers() const { return OnFibers; }
   const CTABarriers &barriers() const { return Barriers; }
@@ -223,6 +235,9 @@ private:
   /// A warp yielded to the grid: run() calls GridYield next.
   bool GridYieldPending = false;
   uint64_t Progress = 0;
+  uint64_t BarrierWaits = 0;
+  uint64_t FiberSwitches = 0;
+  void *CheckState = nullptr;
   uint32_t SpinLine = 0;
   unsigned SpinWarp = 0;
   /// Ring of ready warps; each warp is in it at most once.

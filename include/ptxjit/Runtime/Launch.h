@@ -22,6 +22,9 @@ namespace ptxjit {
 
 struct CompiledKernel;
 struct KernelLayout;
+namespace runtime {
+struct LaunchCheck;
+} // namespace runtime
 
 struct LaunchConfig {
   uint32_t Grid[3] = {1, 1, 1};
@@ -45,6 +48,9 @@ struct LaunchConfig {
   /// reach each other's shared memory (.shared::cluster). 0,0,0: the
   /// kernel's .reqnctapercluster, or no clusters (each CTA alone).
   uint32_t ClusterDim[3] = {0, 0, 0};
+  /// The checking mode (Checking.h): set for kernels compiled with
+  /// IRGenOptions::CheckKinds.
+  const runtime::LaunchCheck *Check = nullptr;
 };
 
 /// Clusters of more CTAs need cudaFuncAttributeNonPortableClusterSizeAllowed
@@ -61,6 +67,9 @@ void getClusterShape(const LaunchConfig &Config, const KernelLayout &Layout,
 struct LaunchStats {
   uint64_t CTAs = 0;
   uint64_t Warps = 0;
+  unsigned Threads = 0;       ///< host threads that ran CTAs
+  uint64_t BarrierWaits = 0;  ///< times a warp on a fiber waited at a barrier
+  uint64_t FiberSwitches = 0; ///< times a warp's fiber gave up its thread
 };
 
 /// GPU limits (compute capability 8.x).

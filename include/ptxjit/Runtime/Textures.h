@@ -41,10 +41,15 @@ struct TexelFormat {
   unsigned getTexelBytes() const { return NumChannels * ChannelBits / 8; }
 };
 
+/// The most mipmap levels a resource has (a 65536-texel axis has 17).
+constexpr unsigned MaxMipLevels = 17;
+
 /// The memory of a texture or surface. Texel (i, j, k) is at
 /// Data + k * SlicePitch + j * RowPitch + i * texel size. A layered 1D
 /// array keeps its layers as rows (Height), a layered 2D array as slices
-/// (Depth).
+/// (Depth); a cubemap is a layered 2D array of 6 faces per layer (face f of
+/// layer l is slice 6 * l + f). The fields describe level 0; a mipmapped
+/// resource keeps level L, tightly packed, at Data + LevelOffset[L].
 struct ImageResource {
   enum KindTy : uint8_t { Linear, Pitch2D, Array };
   KindTy Kind = Array;
@@ -54,9 +59,19 @@ struct ImageResource {
   unsigned Dimensions = 1; ///< 1, 2 or 3, layers not counted
   bool Layered = false;
   uint64_t RowPitch = 0, SlicePitch = 0; ///< bytes
+  bool Cubemap = false;
+  unsigned NumLevels = 1;
+  uint64_t LevelOffset[MaxMipLevels] = {};
   uint64_t getLayers() const {
-    return !Layered ? 0 : Dimensions == 1 ? Height : Depth;
+    if (!Layered)
+      return 0;
+    if (Cubemap)
+      return Depth / 6;
+    return Dimensions == 1 ? Height : Depth;
   }
+  /// Level L as a resource of its own: each dimension max(1, N >> L), the
+  /// layers kept.
+  ImageResource getLevel(unsigned L) const;
 };
 
 /// cudaTextureAddressMode, cudaTextureFilterMode, cudaTextureReadMode.
@@ -71,6 +86,20 @@ struct SamplerState {
   ReadMode Read = ReadMode::ElementType;
   bool NormalizedCoords = false;
   float BorderColor[4] = {0, 0, 0, 0};
+  /// Mipmaps: how levels are chosen and blended, and the level of detail's
+  /// bias and clamps (cudaTextureDesc's mipmap fields).
+  FilterMode MipFilter = FilterMode::Point;
+  float LodBias = 0, MinLodClamp = 0, MaxLodClamp = 0;
+};
+
+/// How tex chooses the mipmap level: level 0 (plain tex), an explicit level
+/// of detail (tex.level), or one computed from the coordinates' gradients
+/// (tex.grad; up to 3 components each, unused ones zero).
+struct LevelOfDetail {
+  enum KindTy : uint8_t { Base, Level, Grad };
+  KindTy Kind = Base;
+  float Lod = 0;
+  float DPdx[3] = {0, 0, 0}, DPdy[3] = {0, 0, 0};
 };
 
 struct ImageObject {
@@ -97,9 +126,21 @@ bool returnsFloat(const TexelFormat &F, ReadMode M);
 llvm::Error validateImageObject(const ImageObject &O);
 
 /// tex with float coordinates. X, Y and Z are used as far as the geometry
-/// has dimensions; Layer is the array index of the layered geometries.
+/// has dimensions (a cube's are a direction); Layer is the array index of
+/// the layered geometries. Lod chooses the mipmap level or levels.
 TexelValue sampleTexture(const ImageObject &O, abi::ImageGeometry G,
-                         const float Coords[3], int32_t Layer);
+                         const float Coords[3], int32_t Layer,
+                         const LevelOfDetail &Lod = LevelOfDetail());
+
+/// The level of detail (lambda, before the level clamps) of a tex.grad
+/// lookup: log2 of the longer of the two gradients, in level-0 texels.
+float gradientLevelOfDetail(const ImageObject &O, abi::ImageGeometry G,
+                            const float Coords[3], const LevelOfDetail &Lod);
+
+/// The face (0-5: +x, -x, +y, -y, +z, -z) a cubemap direction (X, Y, Z)
+/// selects, and its coordinates (U, V) in [0, 1] on that face, as the
+/// Programming Guide's cubemap table says. Ties go to x, then y.
+void selectCubeFace(const float Dir[3], unsigned &Face, float &U, float &V);
 /// tex with integer coordinates (tex1Dfetch): texel indices, never
 /// filtered. Outside a linear buffer, all four words are zero.
 TexelValue fetchTexel(const ImageObject &O, abi::ImageGeometry G,
@@ -116,6 +157,17 @@ TexelValue gatherTexture(const ImageObject &O, const float Coords[2],
 bool locateSurfaceAccess(const ImageObject &O, abi::ImageGeometry G,
                          abi::SurfaceClamp Clamp, const int32_t Coords[4],
                          unsigned Bytes, char *&Ptr);
+
+/// sust.p: N data words of type D converted to the channels of format F
+/// and stored at Ptr (a whole texel; channels past N are zero). .f32 data
+/// goes to float channels rounded to nearest even and to integer channels
+/// as normalized values (clamped to [0, 1], or [-1, 1] when signed, scaled
+/// and rounded to nearest even); .u32 and .s32 data saturate to integer
+/// channels and convert to float channels. .b32 data (the only type ptxas
+/// accepts) is .f32 for float formats, .s32 for signed and .u32 for
+/// unsigned integer formats, as OpenCL's write_imagef/i/ui.
+void storeFormattedTexel(const TexelFormat &F, abi::SurfaceData D,
+                         const uint32_t Words[4], unsigned N, char *Ptr);
 
 /// txq and suq.
 uint32_t queryImage(const ImageObject &O, abi::ImageQuery Q);

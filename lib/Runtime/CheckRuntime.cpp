@@ -1,0 +1,407 @@
+//===- CheckRuntime.cpp - The checks checked kernels call -----------------===//
+//
+// memcheck, racecheck, synccheck and initcheck for one worker's CTAs
+// (CTACheck.h), and the runtime entry points of CheckABI.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CTACheck.h"
+#include "ptxjit/ABI/RuntimeEntryPoints.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::runtime;
+
+/// Generic addresses that are in no allocation but this close to one are
+/// reported as out of bounds; others may be .local data on the stack.
+static constexpr uint64_t GenericSlack = 1 << 20;
+/// Generic addresses below this are null pointers with an offset.
+static constexpr uint64_t NullPage = 1 << 16;
+/// Generic addresses this far above the runtime's frame are on the warp's
+/// stack (the .local frames of the kernel and its callees).
+static constexpr uint64_t StackSpan = 64ull << 20;
+
+CTACheck::CTACheck(const LaunchCheck &L, CTAScheduler &S, const uint32_t Blk[3],
+                   char *SharedBase, uint64_t SharedSize)
+    : L(L), Sched(S), SharedBase(SharedBase), SharedSize(SharedSize) {
+  std::copy(Blk, Blk + 3, Block);
+  if (L.Kinds & (CheckRaces | CheckInit))
+    Shadow.resize(SharedSize);
+}
+
+void CTACheck::startCTA(const uint32_t Id[3]) {
+  std::copy(Id, Id + 3, CTA);
+  ++CTAGen;
+  CTAStart = epoch();
+}
+
+std::string CTACheck::who(unsigned Tid) const {
+  unsigned X = Tid % Block[0], Y = Tid / Block[0] % Block[1],
+           Z = Tid / (Block[0] * Block[1]);
+  return formatv("thread ({0},{1},{2}) in block ({3},{4},{5})", X, Y, Z, CTA[0],
+                 CTA[1], CTA[2])
+      .str();
+}
+
+std::string CTACheck::where(uint32_t Line) const {
+  return formatv("at {0} in {1}:{2}", L.KernelName, L.File, Line).str();
+}
+
+bool CTACheck::reported(const std::string &Key) {
+  return Seen.contains(hash_value(Key));
+}
+
+void CTACheck::report(const std::string &Key, const std::string &Text) {
+  Seen.insert(hash_value(Key));
+  L.Session->report(L.KernelName + "|" + Key, Text);
+}
+
+static const char *accessName(CheckAccessKind K) {
+  switch (K) {
+  case CheckAccessKind::Read:
+    return "read";
+  case CheckAccessKind::Write:
+    return "write";
+  case CheckAccessKind::Atomic:
+    return "atomic";
+  }
+  return "access";
+}
+
+void CTACheck::invalid(const char *Space, CheckAccessKind K, unsigned Size,
+                       unsigned Tid, uint32_t Line,
+                       const std::string &AddrText) {
+  std::string Key = formatv("mem|{0}", Line).str();
+  if (reported(Key))
+    return;
+  report(Key,
+         formatv("========= Invalid __{0}__ {1} of size {2} bytes\n"
+                 "=========     {3}\n"
+                 "=========     by {4}\n"
+                 "=========     Address {5}\n"
+                 "=========\n",
+                 Space, accessName(K), Size, where(Line), who(Tid), AddrText)
+             .str());
+}
+
+static std::string hex(uint64_t V) {
+  return "0x" + utohexstr(V, /*LowerCase=*/true);
+}
+
+void CTACheck::race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
+                    uint32_t PrevLine, const char *Access, unsigned Tid,
+                    uint32_t Line, uint64_t Off, unsigned Size) {
+  std::string Key = formatv("race|{0}|{1}|{2}", Kind, PrevLine, Line).str();
+  if (reported(Key))
+    return;
+  report(Key,
+         formatv("========= Error: Race reported between {0} access {1} by "
+                 "{2}\n"
+                 "=========     and {3} access {4} by {5}\n"
+                 "=========     {6} hazard at __shared__ address {7}, access "
+                 "of size {8} bytes\n"
+                 "=========\n",
+                 PrevAccess, where(PrevLine), who(PrevTid), Access, where(Line),
+                 who(Tid), Kind, hex(Off), Size)
+             .str());
+}
+
+bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
+                           CheckAccessKind K, uint32_t Line) {
+  if (Off >= SharedSize || SharedSize - Off < Size) {
+    if (L.Kinds & CheckMemory) {
+      invalid("shared", K, Size, Tid, Line,
+              formatv("{0} is out of bounds of the CTA's {1} bytes of shared "
+                      "memory",
+                      hex(Off), SharedSize)
+                  .str());
+      return false;
+    }
+    return true;
+  }
+  if (Shadow.empty())
+    return true;
+  uint32_t E = epoch();
+  bool Reads = K != CheckAccessKind::Write;
+  bool Writes = K != CheckAccessKind::Read;
+  bool Atomic = K == CheckAccessKind::Atomic;
+  const char *Name = Atomic ? "Atomic" : Writes ? "Write" : "Read";
+  bool Races = L.Kinds & CheckRaces;
+  bool Uninit = false;
+  for (unsigned B = 0; B != Size; ++B) {
+    Cell &C = Shadow[Off + B];
+    if (Reads && C.WEpoch < CTAStart)
+      Uninit = true;
+    if (Races) {
+      // Another thread wrote in this epoch: RAW or WAW.
+      if (C.WEpoch == E && C.WTid != Tid && !(Atomic && C.WAtomic)) {
+        race(Writes ? "Write-after-write" : "Read-after-write",
+             C.WAtomic ? "Atomic" : "Write", C.WTid, C.WLine, Name, Tid, Line,
+             Off, Size);
+      } else if (Writes) {
+        // Another thread read in this epoch: WAR.
+        if (C.REpoch == E && C.RTid != Tid && !(Atomic && C.RAtomic))
+          race("Write-after-read", C.RAtomic ? "Atomic" : "Read", C.RTid,
+               C.RLine, Name, Tid, Line, Off, Size);
+        else if (C.R2Epoch == E && C.R2Tid != Tid && !(Atomic && C.R2Atomic))
+          race("Write-after-read", C.R2Atomic ? "Atomic" : "Read", C.R2Tid,
+               C.R2Line, Name, Tid, Line, Off, Size);
+      }
+    }
+    if (Reads) {
+      if (C.REpoch != E || C.RTid == Tid) {
+        C.REpoch = E, C.RLine = Line, C.RTid = Tid, C.RAtomic = Atomic;
+      } else if (C.R2Epoch != E || C.R2Tid == Tid) {
+        C.R2Epoch = E, C.R2Line = Line, C.R2Tid = Tid, C.R2Atomic = Atomic;
+      }
+    }
+    if (Writes)
+      C.WEpoch = E, C.WLine = Line, C.WTid = Tid, C.WAtomic = Atomic;
+  }
+  if (Uninit && (L.Kinds & CheckInit)) {
+    std::string Key = formatv("init|{0}", Line).str();
+    if (!reported(Key))
+      report(Key, formatv("========= Uninitialized __shared__ memory read of "
+                          "size {0} bytes\n"
+                          "=========     {1}\n"
+                          "=========     by {2}\n"
+                          "=========     Address {3}\n"
+                          "=========\n",
+                          Size, where(Line), who(Tid), hex(Off))
+                      .str());
+  }
+  return true;
+}
+
+bool CTACheck::checkGlobal(unsigned Tid, uintptr_t A, unsigned Size,
+                           CheckAccessKind K, uint32_t Line, bool Explicit) {
+  const CheckSession::Region *R = LastRegion;
+  if (!R || A - R->Base >= R->Size)
+    R = L.Session->find(A);
+  bool Inside = R && A - R->Base < R->Size && R->Size - (A - R->Base) >= Size;
+  if (!Inside || R->Freed) {
+    if (!Explicit && !R) {
+      // A generic address in no allocation: .local data on the warp's
+      // stack, unless it is near an allocation or null.
+      uintptr_t Frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+      if (A >= NullPage && ((A >= Frame && A - Frame < StackSpan) ||
+                            !L.Session->isNear(A, GenericSlack)))
+        return true;
+    }
+    if (!(L.Kinds & CheckMemory))
+      return true;
+    invalid("global", K, Size, Tid, Line,
+            hex(A) + " " + L.Session->describe(A, Size));
+    return false;
+  }
+  LastRegion = R;
+  if (!R->Written)
+    return true;
+  uint8_t *W = R->Written.get() + (A - R->Base);
+  if (K != CheckAccessKind::Read) {
+    for (unsigned B = 0; B != Size; ++B)
+      __atomic_store_n(&W[B], 1, __ATOMIC_RELAXED);
+    return true;
+  }
+  for (unsigned B = 0; B != Size; ++B)
+    if (!__atomic_load_n(&W[B], __ATOMIC_RELAXED)) {
+      std::string Key = formatv("init|{0}", Line).str();
+      if (!reported(Key))
+        report(Key, formatv("========= Uninitialized __global__ memory read "
+                            "of size {0} bytes\n"
+                            "=========     {1}\n"
+                            "=========     by {2}\n"
+                            "=========     Address {3} ({4} bytes into "
+                            "allocation {5} of {6} bytes{7})\n"
+                            "=========\n",
+                            Size, where(Line), who(Tid), hex(A), A - R->Base,
+                            hex(R->Base), R->Size,
+                            R->Name.empty() ? "" : ", " + R->Name)
+                        .str());
+      break;
+    }
+  return true;
+}
+
+bool CTACheck::fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs,
+                             unsigned Size) {
+  // The common case, checked for the whole warp at once: every lane's
+  // access is aligned and inside one allocation that needs no shadow.
+  uint64_t Lo = ~0ull, Hi = 0, Or = 0;
+  for (unsigned Lane = 0; Lane != WarpSize; ++Lane) {
+    uint64_t A = Lanes >> Lane & 1 ? Addrs[Lane] : Addrs[countr_zero(Lanes)];
+    Lo = std::min(Lo, A);
+    Hi = std::max(Hi, A);
+    Or |= A;
+  }
+  if (Or & ((Size & -Size) - 1))
+    return false;
+  const CheckSession::Region *R = LastRegion;
+  if (!R || Lo - R->Base >= R->Size)
+    R = L.Session->find(Lo);
+  if (!R || R->Freed || R->Written || Lo < R->Base ||
+      Hi - R->Base > R->Size - Size || R->Size < Size)
+    return false;
+  LastRegion = R;
+  return true;
+}
+
+uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
+                          const uint64_t *Addrs, uint32_t Line) {
+  CheckSpace Space = checkAccessSpace(Info);
+  if (Space == CheckSpace::Local)
+    return Lanes;
+  unsigned Size = checkAccessSize(Info);
+  CheckAccessKind K = checkAccessKind(Info);
+  uintptr_t Shared = reinterpret_cast<uintptr_t>(SharedBase);
+  if (Space != CheckSpace::Shared && fitsOneRegion(Lanes, Addrs, Size))
+    return Lanes;
+  uint32_t Allowed = Lanes;
+  for (uint32_t M = Lanes; M; M &= M - 1) {
+    unsigned Lane = countr_zero(M);
+    unsigned Tid = Warp * WarpSize + Lane;
+    uint64_t A = Addrs[Lane];
+    bool Ok = true;
+    if ((L.Kinds & CheckMemory) && (A & ((Size & -Size) - 1))) {
+      std::string Key = formatv("align|{0}", Line).str();
+      bool InShared = Space == CheckSpace::Shared ||
+                      (Space == CheckSpace::Generic && A - Shared < SharedSize);
+      if (!reported(Key))
+        report(Key,
+               formatv("========= Invalid __{0}__ {1} of size {2} bytes\n"
+                       "=========     {3}\n"
+                       "=========     by {4}\n"
+                       "=========     Address {5} is misaligned\n"
+                       "=========\n",
+                       InShared ? "shared" : "global", accessName(K), Size,
+                       where(Line), who(Tid), hex(InShared ? A - Shared : A))
+                   .str());
+      Ok = false;
+    } else if (Space == CheckSpace::Shared ||
+               (Space == CheckSpace::Generic && A - Shared < SharedSize)) {
+      Ok = checkShared(Tid, A - Shared, Size, K, Line);
+    } else {
+      Ok = checkGlobal(Tid, A, Size, K, Line, Space == CheckSpace::Global);
+    }
+    if (!Ok)
+      Allowed &= ~(1u << Lane);
+  }
+  return Allowed;
+}
+
+void CTACheck::warpSync(unsigned Warp, uint32_t Lanes, const uint32_t *Masks,
+                        uint32_t Line) {
+  // The lanes' accesses before and after are ordered (racecheck).
+  Sched.noteSync();
+  if (!(L.Kinds & CheckSync))
+    return;
+  for (uint32_t M = Lanes; M; M &= M - 1) {
+    unsigned Lane = countr_zero(M);
+    std::string Detail;
+    if (!(Masks[Lane] >> Lane & 1)) {
+      Detail = formatv("member mask 0x{0:x-8} of lane {1} does not name it",
+                       Masks[Lane], Lane)
+                   .str();
+    } else {
+      for (uint32_t N = Masks[Lane] & Lanes; N; N &= N - 1) {
+        unsigned J = countr_zero(N);
+        if (Masks[J] != Masks[Lane]) {
+          Detail = formatv("lane {0} names member mask 0x{1:x-8}, lane {2} "
+                           "names 0x{3:x-8}",
+                           Lane, Masks[Lane], J, Masks[J])
+                       .str();
+          break;
+        }
+      }
+    }
+    if (Detail.empty())
+      continue;
+    std::string Key = formatv("warpsync|{0}", Line).str();
+    if (!reported(Key))
+      report(Key, formatv("========= Barrier error detected. Invalid "
+                          "arguments\n"
+                          "=========     {0}\n"
+                          "=========     by {1}\n"
+                          "=========     {2}\n"
+                          "=========\n",
+                          where(Line), who(Warp * WarpSize + Lane), Detail)
+                      .str());
+    return;
+  }
+}
+
+void CTACheck::barrier(unsigned Warp, uint32_t Info, uint32_t Lanes,
+                       uint32_t Barrier, uint32_t Count, uint32_t Line) {
+  if (!Lanes)
+    return;
+  unsigned First = Warp * WarpSize + countr_zero(Lanes);
+  if (Count % WarpSize) {
+    std::string Key = formatv("barcount|{0}", Line).str();
+    if (!reported(Key))
+      report(Key, formatv("========= Barrier error detected. Invalid "
+                          "arguments\n"
+                          "=========     {0}\n"
+                          "=========     by {1}\n"
+                          "=========     thread count {2} of barrier {3} is "
+                          "not a multiple of the warp size\n"
+                          "=========\n",
+                          where(Line), who(First), Count, Barrier)
+                      .str());
+  }
+  if (!(Info & CheckBarrierAligned) || Warp >= Sched.barriers().numWarps() ||
+      Barrier >= NumCTABarriers)
+    return;
+  LaneMask Missing = Sched.barriers().liveLanes(Warp) & ~Lanes &
+                     ~Sched.barriers().waitingLanes(Warp, Barrier);
+  if (!Missing)
+    return;
+  std::string Key = formatv("diverge|{0}", Line).str();
+  if (reported(Key))
+    return;
+  std::string Arriving, Absent;
+  raw_string_ostream A(Arriving), M(Absent);
+  printLanes(A, Lanes);
+  printLanes(M, Missing);
+  report(Key, formatv("========= Barrier error detected. Divergent thread(s) "
+                      "in warp\n"
+                      "=========     {0}\n"
+                      "=========     by {1}\n"
+                      "=========     lanes {2} of warp {3} reach barrier {4} "
+                      "without lanes {5}, which have not exited\n"
+                      "=========\n",
+                      where(Line), who(First), Arriving, Warp, Barrier, Absent)
+                  .str());
+}
+
+static CTACheck *checkOf(void *Runtime) {
+  return static_cast<CTACheck *>(
+      static_cast<CTAScheduler *>(Runtime)->checkState());
+}
+
+extern "C" uint32_t ptxjit_rt_check_access(void *Runtime, uint32_t Warp,
+                                           uint32_t Info, uint32_t Lanes,
+                                           const uint64_t *Addrs,
+                                           uint32_t Line) {
+  CTACheck *C = checkOf(Runtime);
+  return C && Lanes ? C->access(Warp, Info, Lanes, Addrs, Line) : Lanes;
+}
+
+extern "C" void ptxjit_rt_check_warp_sync(void *Runtime, uint32_t Warp,
+                                          uint32_t Lanes, const uint32_t *Masks,
+                                          uint32_t Line) {
+  if (CTACheck *C = checkOf(Runtime))
+    C->warpSync(Warp, Lanes, Masks, Line);
+}
+
+extern "C" void ptxjit_rt_check_barrier(void *Runtime, uint32_t Warp,
+                                        uint32_t Info, uint32_t Lanes,
+                                        uint32_t Barrier, uint32_t Count,
+                                        uint32_t Line) {
+  if (CTACheck *C = checkOf(Runtime))
+    C->barrier(Warp, Info, Lanes, Barrier, Count, Line);
+}
