@@ -1,6 +1,7 @@
 //===- Context.cpp - The emulated device, as a library --------------------===//
 
 #include "ptxjit/Device/Context.h"
+#include "ptxjit/Device/Interrupt.h"
 #include "ptxjit/Cache/KernelEntry.h"
 #include "ptxjit/Runtime/Checking.h"
 #include "llvm/Support/SourceMgr.h"
@@ -363,17 +364,32 @@ Expected<CompiledKernel> Context::compile(const device::Module &M,
 }
 
 namespace {
-/// Raises a launch's cancel flag after a time limit.
+/// Raises a launch's cancel flag after a time limit, or once a Ctrl-C asked
+/// for it (Interrupt.h).
 class Watchdog {
 public:
-  Watchdog(double Seconds, std::atomic<bool> &Cancel) {
-    if (Seconds <= 0)
+  Watchdog(double Seconds, bool StopOnInterrupt, std::atomic<bool> &Cancel) {
+    if (Seconds <= 0 && !StopOnInterrupt)
       return;
-    Thread = std::thread([this, Seconds, &Cancel] {
+    using Clock = std::chrono::steady_clock;
+    auto Deadline =
+        Seconds > 0 ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(Seconds))
+                    : Clock::time_point::max();
+    Thread = std::thread([this, Deadline, StopOnInterrupt, &Cancel] {
+      // A signal handler cannot wake a condition variable: poll the request.
+      auto Poll = StopOnInterrupt ? std::chrono::milliseconds(20)
+                                  : std::chrono::hours(24 * 365);
       std::unique_lock<std::mutex> L(Lock);
-      if (!Done.wait_for(L, std::chrono::duration<double>(Seconds),
-                         [&] { return Finished; }))
-        Cancel = true;
+      while (!Finished) {
+        if ((StopOnInterrupt && interruptRequested()) ||
+            Clock::now() >= Deadline) {
+          Cancel = true;
+          return;
+        }
+        Clock::time_point Next = Clock::now() + Poll;
+        Done.wait_until(L, std::min(Deadline, Next));
+      }
     });
   }
   ~Watchdog() {
@@ -461,16 +477,17 @@ Error Context::launch(Kernel &K, Dim3 Grid, Dim3 Block,
     Config.Check = Checked.get();
   }
   double Timeout = LOpts.TimeoutSeconds;
+  bool StopOnInterrupt = LOpts.StopOnInterrupt;
   LaunchStats *Stats = LOpts.Stats;
   Kernel *Launched = &K;
-  enqueue(S, [this, Launched, Code, ParamBuffer, Config, Timeout, Stats,
-              Checked]() mutable {
+  enqueue(S, [this, Launched, Code, ParamBuffer, Config, Timeout,
+              StopOnInterrupt, Stats, Checked]() mutable {
     // Work queued behind a failed kernel does not run.
     if (Error E = getStickyError())
       return E;
     std::atomic<bool> Cancel{false};
     Config.Cancel = &Cancel;
-    Watchdog Dog(Timeout, Cancel);
+    Watchdog Dog(Timeout, StopOnInterrupt, Cancel);
     auto Start = std::chrono::steady_clock::now();
     Error E = launchKernel(*Code, ParamBuffer->data(), Config, Stats);
     Launched->recordRun(

@@ -1,6 +1,7 @@
 //===- RunKernel.cpp - The `ptx-jit run` command --------------------------===//
 
 #include "ptxjit/Driver/RunKernel.h"
+#include "ptxjit/Device/Interrupt.h"
 #include "ptxjit/Runtime/Checking.h"
 #include "ptxjit/Device/Context.h"
 #include "ptxjit/Driver/KernelArguments.h"
@@ -284,6 +285,7 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   LO.TimeoutSeconds = Opts.TimeoutSeconds;
   std::copy(Opts.Cluster, Opts.Cluster + 3, LO.ClusterDim);
   LO.Stats = &Stats.Launch;
+  LO.StopOnInterrupt = true;
   auto RunStart = Clock::now();
   Error E = (*Ctx)->launch(*DK, Grid, Block, Opts.DynamicShared, nullptr,
                            Values.data(), LO);
@@ -295,6 +297,11 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
     if (Check)
       Check->printSummary();
     auto [Code, Message] = device::takeError(std::move(E));
+    if (Code == device::ErrorCode::LaunchTimeout && device::interruptRequested())
+      return joinErrors(
+          makeError(formatv("kernel '{0}' was interrupted (Ctrl-C)",
+                            KernelName)),
+          makeError(Message));
     if (Code == device::ErrorCode::LaunchTimeout && Opts.TimeoutSeconds > 0)
       return joinErrors(
           makeError(formatv("kernel '{0}' did not finish within {1} s "

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/Cache/DiskCache.h"
+#include "ptxjit/Device/Interrupt.h"
 #include "ptxjit/Driver/ExecProgram.h"
 #include "ptxjit/Driver/ListModule.h"
 #include "ptxjit/Driver/LoadInput.h"
@@ -35,6 +36,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 
 using namespace llvm;
@@ -459,9 +461,14 @@ int main(int argc, char **argv) {
     Opts.Threads = Threads;
     Opts.Cache = getCacheOptions();
     Opts.Input = InputStats;
+    // The first Ctrl-C stops the launch and says where its warps were.
+    device::stopLaunchesOnInterrupt();
     if (Error E = driver::runKernel(std::move(*M), Opts,
-                                    InputStats.ParseSeconds, outs(), errs()))
-      return reportError(std::move(E));
+                                    InputStats.ParseSeconds, outs(), errs())) {
+      reportError(std::move(E));
+      // As a shell reports a process SIGINT ended.
+      return device::interruptRequested() ? 128 + SIGINT : 1;
+    }
     return 0;
   }
   if (CheckCmd)

@@ -86,6 +86,9 @@ struct LaunchOptions {
   /// Thread block clusters (cudaLaunchAttributeClusterDimension): 0,0,0 for
   /// the kernel's .reqnctapercluster, or no clusters.
   uint32_t ClusterDim[3] = {0, 0, 0};
+  /// Interrupt.h: the launch stops, as at a timeout, once a Ctrl-C
+  /// requested it (it fails with LaunchTimeout).
+  bool StopOnInterrupt = false;
 };
 
 class Context {
