@@ -427,6 +427,12 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
     return Fn.takeError();
   ML.DebugLocs.finalize();
   attachMissingDebugLocations(*LM);
+  // Stacks end at one guard page: a frame larger than a page (a warp's
+  // .local arrays) is probed page by page, so that deep recursion faults on
+  // the guard instead of writing past it.
+  for (Function &Fn : *LM)
+    if (!Fn.isDeclaration())
+      Fn.addFnAttr("probe-stack", "inline-asm");
   std::string Broken;
   raw_string_ostream OS(Broken);
   if (verifyModule(*LM, &OS))

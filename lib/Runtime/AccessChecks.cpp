@@ -173,8 +173,20 @@ std::string runtime::describeAccessFault(const WarpContext &Ctx,
 
 std::string runtime::describeSignalFault(const WarpContext *Ctx,
                                          uint64_t Address,
+                                         uint64_t StackPointer,
                                          const KernelLayout &L,
                                          const std::string &Where) {
+  // A fault within a frame's reach of the stack pointer ran into the
+  // stack's guard page; device addresses never lie there.
+  constexpr uint64_t FrameReach = 64 * 1024;
+  if (StackPointer && !isInDeviceArena(Address) &&
+      Address + FrameReach >= StackPointer &&
+      Address <= StackPointer + FrameReach)
+    return formatv("stack overflow in {0}: the warp's device functions need "
+                   "more stack than it has (recursion too deep, or too much "
+                   ".local memory per call)\n  address 0x{1:x-}, stack "
+                   "pointer 0x{2:x-}",
+                   Where, Address, StackPointer);
   std::string Text;
   // The site is the last global or generic access: only a fault in the
   // device range is sure to be it.

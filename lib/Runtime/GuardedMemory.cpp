@@ -8,6 +8,7 @@
 #include <cstring>
 #include <mutex>
 #include <sys/mman.h>
+#include <sys/ucontext.h>
 #include <unistd.h>
 
 using namespace ptxjit::runtime;
@@ -144,6 +145,10 @@ static void onFault(int Signal, siginfo_t *Info, void *Ucontext) {
     // The launch reports it; the process and other launches live on.
     C->FaultAddress = Info->si_addr;
     C->Signal = Signal;
+#if defined(__x86_64__)
+    C->StackPointer = uintptr_t(
+        static_cast<ucontext_t *>(Ucontext)->uc_mcontext.gregs[REG_RSP]);
+#endif
     CurrentKernel = nullptr;
     siglongjmp(*C->Recovery, 1);
   }

@@ -1,6 +1,7 @@
 //===- Launch.cpp - Running a compiled kernel over a grid -----------------===//
 
 #include "ptxjit/Runtime/Launch.h"
+#include "ptxjit/Runtime/DeviceArena.h"
 #include "CTACheck.h"
 #include "ptxjit/ABI/CompiledKernel.h"
 #include "ptxjit/ABI/WarpABI.h"
@@ -339,7 +340,7 @@ public:
     if (sigsetjmp(Recovery, /*savemask=*/1)) {
       runtime::setKernelFaultContext(nullptr);
       Scheduler.abandon();
-      return faultError(Fault.CTA, Fault.FaultAddress);
+      return faultError(Fault.CTA, Fault.FaultAddress, Fault.StackPointer);
     }
     runtime::setKernelFaultContext(&Fault);
     Error E = runCTAs(Q);
@@ -358,7 +359,8 @@ public:
                                    "for kernel '{1}'",
                                    SharedSize, K.Name));
   }
-  Error faultError(const uint32_t *Id, const void *Address) {
+  Error faultError(const uint32_t *Id, const void *Address,
+                   uintptr_t StackPointer) {
     unsigned W = K.Layout.UsesCTABarriers ? Scheduler.currentWarp()
                                           : unsigned(RunningWarp);
     std::string Where = formatv("kernel '{0}', CTA ({1},{2},{3}), warp {4}",
@@ -367,7 +369,8 @@ public:
     return makeLaunchError(
         runtime::LaunchFailure::IllegalAddress,
         runtime::describeSignalFault(
-            Ctx, reinterpret_cast<uintptr_t>(Address), K.Layout, Where));
+            Ctx, reinterpret_cast<uintptr_t>(Address), StackPointer, K.Layout,
+            Where));
   }
 
   LaunchStats Stats;
@@ -590,7 +593,7 @@ public:
     if (sigsetjmp(Recovery, /*savemask=*/1)) {
       runtime::setKernelFaultContext(nullptr);
       CTAFiber &T = *CTAs[Running];
-      return T.Worker->faultError(T.Id, Fault.FaultAddress);
+      return T.Worker->faultError(T.Id, Fault.FaultAddress, Fault.StackPointer);
     }
     runtime::setKernelFaultContext(&Fault);
     Error E = runCTAs(Failed);
@@ -766,7 +769,7 @@ public:
     if (sigsetjmp(Recovery, /*savemask=*/1)) {
       runtime::setKernelFaultContext(nullptr);
       CTAFiber &T = *CTAs[Running];
-      Error E = T.Worker->faultError(T.Id, Fault.FaultAddress);
+      Error E = T.Worker->faultError(T.Id, Fault.FaultAddress, Fault.StackPointer);
       abandonCTAs();
       return E;
     }
@@ -994,6 +997,14 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
     EnvRegs[1] = uint32_t(uint64_t(Address) >> 32);
     EnvRegs[2] = uint32_t(Address);
   }
+  // The kernel reaches the workspace through global addresses: memory the
+  // address checks let through while the launch runs.
+  if (C.Cooperative)
+    runtime::registerHostMemory(Workspace, sizeof Workspace);
+  llvm::scope_exit ForgetWorkspace([&] {
+    if (C.Cooperative)
+      runtime::unregisterHostMemory(Workspace);
+  });
   // Only CTAs whose warps run as fibers can wait for each other; the others
   // run one after another even in a cooperative launch.
   bool CoResident = C.Cooperative && K.Layout.UsesCTABarriers;

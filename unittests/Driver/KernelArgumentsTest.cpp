@@ -125,12 +125,27 @@ TEST(KernelArgumentsTest, OutputsInParameterOrder) {
   EXPECT_EQ((*File)->getBufferSize(), 128u + 8u);
 }
 
+TEST(KernelArgumentsTest, UnwritableOutputsFailBeforeTheKernelRuns) {
+  TempDir Dir;
+  std::string Bad = Dir.path("missing/one.bin");
+  std::string Error = errorOf(KernelArguments::create(
+      addKernelParams(), Specs{"u8[1]>" + Bad, "u8[1]"}));
+  EXPECT_NE(Error.find(Bad), std::string::npos) << Error;
+  EXPECT_NE(Error.find("No such file or directory"), std::string::npos)
+      << Error;
+}
+
 TEST(KernelArgumentsTest, FailedWritesAreAllReported) {
   TempDir Dir;
-  std::string Bad1 = Dir.path("missing/one.bin");
-  std::string Bad2 = Dir.path("missing/two.bin");
+  // The directory exists when the outputs are checked, and is gone when
+  // they are written.
+  std::string Sub = Dir.path("gone");
+  ASSERT_FALSE(llvm::sys::fs::create_directory(Sub));
+  std::string Bad1 = Dir.path("gone/one.bin");
+  std::string Bad2 = Dir.path("gone/two.bin");
   KernelArguments Args = unwrap(KernelArguments::create(
       addKernelParams(), Specs{"u8[1]>" + Bad1, "u8[1]>" + Bad2}));
+  ASSERT_FALSE(llvm::sys::fs::remove_directories(Sub));
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   std::string Error = errorOf(Args.writeOutputs(OS));

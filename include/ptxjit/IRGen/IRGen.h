@@ -30,8 +30,8 @@ struct IRGenOptions {
   bool ExternalModuleVariables = false;
   /// Global and generic accesses check that their addresses lie in device
   /// memory and are aligned, and stop the warp with a report if not
-  /// (IRGen/AddressChecks.cpp).
-  bool CheckAddresses = true;
+  /// (IRGen/AddressChecks.cpp). device::Context compiles with them.
+  bool CheckAddresses = false;
   /// The checking mode (CheckABI.h's CheckKind bits): accesses, barriers
   /// and warp-synchronous instructions call the runtime's checks, and CTA
   /// barriers run on fibers. Zero: nothing is emitted for it.

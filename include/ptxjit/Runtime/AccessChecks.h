@@ -30,9 +30,10 @@ std::string describeAccessFault(const WarpContext &Ctx, const KernelLayout &L,
                                 const std::string &Where);
 
 /// The report of a fault a signal caught at Address while the warp at Ctx
-/// ran (null if not known).
+/// ran (null if not known), with the stack pointer at the fault (0 if not
+/// known).
 std::string describeSignalFault(const WarpContext *Ctx, uint64_t Address,
-                                const KernelLayout &L,
+                                uint64_t StackPointer, const KernelLayout &L,
                                 const std::string &Where);
 
 } // namespace runtime

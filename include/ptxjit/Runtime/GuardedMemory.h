@@ -45,6 +45,9 @@ struct KernelFaultContext {
   /// Set by the fault handler before it jumps.
   void *FaultAddress = nullptr;
   int Signal = 0;
+  /// The stack pointer at the fault: an address next to it is a stack
+  /// overflow (deep recursion, large frames).
+  uintptr_t StackPointer = 0;
 };
 /// Sets (or, with nullptr, clears) the running kernel of this thread.
 void setKernelFaultContext(KernelFaultContext *Context);
