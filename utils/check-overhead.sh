@@ -38,7 +38,7 @@ best() {
   local Best="" T
   for _ in $(seq "$REPS"); do
     T=$("$PTXJIT" run "$@" --threads 1 --stats 2>&1 >/dev/null |
-        sed -n 's/.*run \([0-9.]*\) ms.*/\1/p')
+        sed -n 's/^  run *\([0-9.]*\) ms.*/\1/p')
     [ -n "$T" ] || { echo "failed: ptx-jit run $*" >&2; "$PTXJIT" run "$@" --threads 1 >/dev/null; exit 1; }
     Best=$(awk -v a="$Best" -v b="$T" 'BEGIN { print (a == "" || b < a) ? b : a }')
   done

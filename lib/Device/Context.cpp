@@ -471,6 +471,7 @@ Error Context::launch(Kernel &K, Dim3 Grid, Dim3 Block,
     Checked->Session = Check.get();
     Checked->Kinds = Check->kinds();
     Checked->KernelName = K.getName().str();
+    Checked->Layout = &Code->Layout;
     const SourceMgr &SM = K.getModule().getPTX().getSourceMgr();
     Checked->File =
         SM.getMemoryBuffer(SM.getMainFileID())->getBufferIdentifier().str();

@@ -109,12 +109,20 @@ std::string runtime::describeLine(const KernelLayout &L, unsigned PTXLine) {
   std::string Text = formatv("line {0}", PTXLine);
   if (!L.PTXFile.empty())
     Text += " of " + L.PTXFile;
+  std::string Source = describeSourceLine(L, PTXLine);
+  if (!Source.empty())
+    Text += " (" + Source + ")";
+  return Text;
+}
+
+std::string runtime::describeSourceLine(const KernelLayout &L,
+                                        unsigned PTXLine) {
   auto It = partition_point(
       L.SourceLines, [&](const SourceLine &S) { return S.PTXLine < PTXLine; });
-  if (It != L.SourceLines.end() && It->PTXLine == PTXLine &&
-      It->File < L.SourceFiles.size())
-    Text += formatv(" ({0}:{1})", L.SourceFiles[It->File], It->Line).str();
-  return Text;
+  if (It == L.SourceLines.end() || It->PTXLine != PTXLine ||
+      It->File >= L.SourceFiles.size())
+    return "";
+  return formatv("{0}:{1}", L.SourceFiles[It->File], It->Line).str();
 }
 
 /// "global store of 4 bytes".

@@ -7,6 +7,7 @@
 
 #include "CTACheck.h"
 #include "ptxjit/ABI/RuntimeEntryPoints.h"
+#include "ptxjit/Runtime/AccessChecks.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/bit.h"
@@ -49,7 +50,13 @@ std::string CTACheck::who(unsigned Tid) const {
 }
 
 std::string CTACheck::where(uint32_t Line) const {
-  return formatv("at {0} in {1}:{2}", L.KernelName, L.File, Line).str();
+  std::string Where = formatv("at {0} in {1}:{2}", L.KernelName, L.File, Line);
+  if (L.Layout) {
+    std::string Source = describeSourceLine(*L.Layout, Line);
+    if (!Source.empty())
+      Where += " (" + Source + ")";
+  }
+  return Where;
 }
 
 bool CTACheck::reported(const std::string &Key) {

@@ -24,6 +24,10 @@ namespace runtime {
 /// .loc, the CUDA source line.
 std::string describeLine(const KernelLayout &L, unsigned PTXLine);
 
+/// The CUDA source line ("saxpy.cu:12") PTXLine came from, per the PTX's
+/// .loc directives; empty if not known.
+std::string describeSourceLine(const KernelLayout &L, unsigned PTXLine);
+
 /// The report of a warp stopped with WS_MemoryFault; Where names kernel,
 /// CTA and warp.
 std::string describeAccessFault(const WarpContext &Ctx, const KernelLayout &L,

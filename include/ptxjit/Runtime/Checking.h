@@ -30,6 +30,7 @@ class raw_ostream;
 } // namespace llvm
 
 namespace ptxjit {
+struct KernelLayout;
 namespace runtime {
 
 /// "memcheck,racecheck,...", or "all" or "" for all of them, as CheckKind
@@ -101,6 +102,8 @@ struct LaunchCheck {
   std::string KernelName;
   /// The PTX file, for "file:line".
   std::string File;
+  /// The compiled kernel's layout: its CUDA source lines (.loc), if any.
+  const KernelLayout *Layout = nullptr;
 };
 
 } // namespace runtime
