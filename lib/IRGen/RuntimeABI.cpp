@@ -89,12 +89,14 @@ FunctionCallee ptxjit::declareRuntimeEntry(Module &M, RuntimeEntry E) {
   FunctionCallee C =
       M.getOrInsertFunction(Info.Name, Info.GetType(M.getContext()));
   if (auto *F = dyn_cast<Function>(C.getCallee());
-      F && Info.Effects == RuntimeEffects::ArgMemOnly) {
+      F && Info.Effects != RuntimeEffects::Any) {
     F->setDoesNotThrow();
     F->setWillReturn();
     F->setNoSync();
     F->setDoesNotFreeMemory();
-    F->setMemoryEffects(MemoryEffects::argMemOnly());
+    F->setMemoryEffects(Info.Effects == RuntimeEffects::ArgMemOnly
+                            ? MemoryEffects::argMemOnly()
+                            : MemoryEffects::inaccessibleOrArgMemOnly());
   }
   return C;
 }

@@ -248,12 +248,12 @@ cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
 
 Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
                         const KernelShape &Shape, unsigned OptLevel,
-                        raw_ostream &OS, unsigned CheckKinds) {
+                        raw_ostream &OS, unsigned CheckKinds,
+                        bool CheckAddresses) {
   LLVMContext Ctx;
   KernelLayout Layout;
-  // As compile() makes it by default: without address checks.
   IRGenOptions IROpts;
-  IROpts.CheckAddresses = false;
+  IROpts.CheckAddresses = CheckAddresses;
   IROpts.CheckKinds = CheckKinds;
   Expected<std::unique_ptr<Module>> LM =
       emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);

@@ -249,6 +249,11 @@ static cl::opt<std::string> CacheDir(
              "1G)"),
     cl::value_desc("dir"), PTXJIT_INPUT_SUBCOMMANDS, cl::sub(ExecCmd),
     cl::cat(PtxJitCategory));
+static cl::opt<bool> EmitAddressChecks(
+    "address-checks",
+    cl::desc("Include the address checks `run` compiles kernels with "
+             "(docs/Debugging.md)"),
+    cl::sub(EmitLLVMCmd), cl::cat(PtxJitCategory));
 static cl::opt<bool> NoCache("no-cache",
                              cl::desc("Compile everything; neither read nor "
                                       "write the cache"),
@@ -439,7 +444,8 @@ int main(int argc, char **argv) {
         return reportError(Out.takeError());
       if (Error E =
               KernelJIT::emitIR(**M, (*K)->Name, Shape, OptLevel, (*Out)->os(),
-                                Opts.CheckKinds.value_or(0)))
+                                Opts.CheckKinds.value_or(0),
+                                EmitAddressChecks))
         return reportError(std::move(E));
       (*Out)->keep();
       return 0;

@@ -24,6 +24,8 @@ enum class RuntimeEntry : unsigned {
 enum class RuntimeEffects : uint8_t {
   Any,        ///< any memory, fiber switches
   ArgMemOnly, ///< reads and writes only memory its arguments point to
+  /// ArgMemOnly, and state of the runtime's own that kernels cannot reach
+  InaccessibleOrArgMem,
 };
 
 namespace abi {

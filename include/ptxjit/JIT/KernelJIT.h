@@ -97,7 +97,8 @@ public:
   /// The optimized LLVM IR of a kernel, as `emit-llvm` prints it.
   static llvm::Error emitIR(const ptx::Module &M, llvm::StringRef Kernel,
                             const KernelShape &Shape, unsigned OptLevel,
-                            llvm::raw_ostream &OS, unsigned CheckKinds = 0);
+                            llvm::raw_ostream &OS, unsigned CheckKinds = 0,
+                            bool CheckAddresses = false);
 
 private:
   KernelJIT(std::unique_ptr<llvm::orc::LLJIT> J,
