@@ -72,18 +72,41 @@ void FunctionLowering::checkAccess(const ptx::Instruction &I,
   uint64_t Bits = ~(DeviceArenaSize - 1) | uint64_t(Bytes - 1);
   Value *Base = B.getInt64(DeviceArenaBase), *Mask = B.getInt64(Bits);
   Value *Active = getInstMask(), *Bad;
+  auto Outside = [&](Value *A) {
+    return B.CreateICmpNE(B.CreateAnd(B.CreateSub(A, Base), Mask),
+                          B.getInt64(0));
+  };
+  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "access.ok", Fn);
+  MDBuilder MDB(ML.Ctx);
+  // An affine address in a few segments (a contiguous row, the halves of a
+  // 16-wide block) is checked by each segment's first and last lane: the
+  // range is one interval, and a stride that is a multiple of the size
+  // keeps every lane as aligned as the first. Only if that fails are the
+  // active lanes checked one by one.
+  if (!Addr.isScalar() && Addr.Sh.Kind == transforms::Shape::Affine &&
+      Addr.Sh.Stride % int64_t(Bytes) == 0 && Lanes / Addr.Sh.Segment <= 4) {
+    unsigned Seg = Addr.Sh.Segment;
+    Value *AnyOutside = B.getFalse();
+    for (unsigned K = 0; K != Lanes / Seg; ++K) {
+      Value *First = extractLane(Addr.V, K * Seg);
+      Value *Last =
+          B.CreateAdd(First, B.getInt64(uint64_t(Addr.Sh.Stride) * (Seg - 1)));
+      AnyOutside =
+          B.CreateOr(AnyOutside, B.CreateOr(Outside(First), Outside(Last)));
+    }
+    BasicBlock *PerLane = BasicBlock::Create(ML.Ctx, "access.lanes", Fn);
+    B.CreateCondBr(AnyOutside, PerLane, Cont,
+                   MDB.createUnlikelyBranchWeights());
+    B.SetInsertPoint(PerLane);
+  }
   if (Addr.isScalar()) {
-    Value *Off = B.CreateAnd(B.CreateSub(Addr.V, Base), Mask);
-    Bad = B.CreateSelect(B.CreateICmpNE(Off, B.getInt64(0)), Active,
-                         B.getInt32(0));
+    Bad = B.CreateSelect(Outside(Addr.V), Active, B.getInt32(0));
   } else {
     Value *Off = B.CreateAnd(B.CreateSub(Addr.V, splat(Base)), splat(Mask));
     Value *Ne = B.CreateICmpNE(Off, splat(B.getInt64(0)));
     Bad = B.CreateAnd(B.CreateBitCast(Ne, B.getInt32Ty()), Active);
   }
   BasicBlock *Cold = BasicBlock::Create(ML.Ctx, "access.check", Fn);
-  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "access.ok", Fn);
-  MDBuilder MDB(ML.Ctx);
   B.CreateCondBr(B.CreateICmpNE(Bad, B.getInt32(0)), Cold, Cont,
                  MDB.createUnlikelyBranchWeights());
   B.SetInsertPoint(Cold);
