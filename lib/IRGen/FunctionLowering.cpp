@@ -391,6 +391,7 @@ void FunctionLowering::declareVariables() {
   StringMap<LocalVariable> &Variables = Scopes[0].Variables;
   if (FrameSize) {
     FrameSize = alignTo(FrameSize, 16);
+    ML.LocalBytesPerLane += FrameSize;
     auto *Frame =
         EntryB.CreateAlloca(ArrayType::get(B.getInt8Ty(), FrameSize * Lanes),
                             nullptr, "local.frame");

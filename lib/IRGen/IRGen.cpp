@@ -448,6 +448,7 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   Layout.DynamicSharedOffset = alignTo(ML.StaticSharedSize, 16);
   Layout.UsesCTABarriers = ML.UsesBarriers;
   Layout.PhaseStateSize = ML.PhaseStateSize;
+  Layout.LocalBytesPerLane = ML.LocalBytesPerLane;
   for (unsigned D = 0; D != 3; ++D) {
     Layout.ReqNTid[D] = D < F->NumReqNTid ? F->ReqNTid[D]
                         : F->NumReqNTid   ? 1

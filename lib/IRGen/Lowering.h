@@ -63,6 +63,9 @@ public:
   bool MayRunInPhases = false;
   /// KernelLayout::PhaseStateSize of the kernel, once lowered.
   uint64_t PhaseStateSize = 0;
+  /// KernelLayout::LocalBytesPerLane: the .local frames of every function
+  /// lowered, added up.
+  uint64_t LocalBytesPerLane = 0;
   IRGenOptions Options;
   /// PTX lines of the generated instructions.
   DebugLocations DebugLocs;

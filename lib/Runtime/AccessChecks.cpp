@@ -37,7 +37,7 @@ static bool isOnOwnStack(uint64_t Address, uint64_t Size) {
     return false;
   // A fiber's stack is no larger than the largest a pool hands out; a
   // thread's ends where pthreads says.
-  uint64_t High = Low + FiberStackPool::DefaultStackSize;
+  uint64_t High = Low + FiberStackPool::getLargestStackSize();
   pthread_attr_t Attr;
   if (pthread_getattr_np(pthread_self(), &Attr) == 0) {
     void *Base;

@@ -4,6 +4,7 @@
 #include "llvm/Support/Errno.h"
 #include "llvm/Support/MathExtras.h"
 #include <cassert>
+#include <atomic>
 #include <cerrno>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -15,9 +16,20 @@ static size_t pageSize() {
   return static_cast<size_t>(::sysconf(_SC_PAGESIZE));
 }
 
+static std::atomic<size_t> LargestStackSize{FiberStackPool::DefaultStackSize};
+
 FiberStackPool::FiberStackPool(size_t Size)
     : StackSize(alignTo(Size ? Size : DefaultStackSize, pageSize())),
-      GuardSize(pageSize()) {}
+      GuardSize(pageSize()) {
+  size_t Largest = LargestStackSize.load(std::memory_order_relaxed);
+  while (Largest < StackSize &&
+         !LargestStackSize.compare_exchange_weak(Largest, StackSize))
+    ;
+}
+
+size_t FiberStackPool::getLargestStackSize() {
+  return LargestStackSize.load(std::memory_order_relaxed);
+}
 
 FiberStackPool::~FiberStackPool() {
   assert(Free.size() == NumMapped && "a fiber stack was not released");

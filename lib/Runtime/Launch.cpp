@@ -183,6 +183,27 @@ std::string lanesText(uint32_t Lanes) {
   return Text;
 }
 
+/// The fiber stack a warp of a kernel with this layout needs: the default,
+/// or its .local frames (32 copies) on top of it when they would take more
+/// than a quarter of it (0: the default).
+static size_t getWarpStackSize(const KernelLayout &L) {
+  uint64_t Frames = L.LocalBytesPerLane * WarpSize;
+  if (Frames <= runtime::FiberStackPool::DefaultStackSize / 4)
+    return 0;
+  return Frames + runtime::FiberStackPool::DefaultStackSize;
+}
+
+/// Whether the warps run as fibers: for CTA barriers, or because their
+/// .local frames are more than a worker thread's stack should hold (phases
+/// run on the thread's stack too).
+static bool hasLargeFrames(const KernelLayout &L) {
+  constexpr uint64_t ThreadStackFrames = 1 << 20;
+  return L.LocalBytesPerLane * WarpSize > ThreadStackFrames;
+}
+static bool runsOnFibers(const KernelLayout &L) {
+  return L.UsesCTABarriers || hasLargeFrames(L);
+}
+
 /// A host thread keeps the guarded shared memory of its last launch: the
 /// next launch of the same kernel needs the same size, and mapping and
 /// unmapping it each time cost more than a small kernel.
@@ -277,9 +298,10 @@ public:
     Fault.KernelName = K.Name.c_str();
     Fault.Recovery = &Recovery;
     Slots.resize(NumWarps);
-    // Each warp's registers across a barrier when the CTA runs in phases.
+    // Each warp's registers across a barrier when the CTA runs in phases
+    // (on the worker's stack: not with large .local frames).
     uint64_t PhaseBytes = alignTo(K.Layout.PhaseStateSize, 64);
-    if (PhaseBytes && !C.Cooperative) {
+    if (PhaseBytes && !C.Cooperative && !hasLargeFrames(K.Layout)) {
       PhaseState.reset(
           static_cast<char *>(std::aligned_alloc(64, PhaseBytes * NumWarps)));
       if (!PhaseState)
@@ -361,7 +383,7 @@ public:
   }
   Error faultError(const uint32_t *Id, const void *Address,
                    uintptr_t StackPointer) {
-    unsigned W = K.Layout.UsesCTABarriers ? Scheduler.currentWarp()
+    unsigned W = runsOnFibers(K.Layout) ? Scheduler.currentWarp()
                                           : unsigned(RunningWarp);
     std::string Where = formatv("kernel '{0}', CTA ({1},{2},{3}), warp {4}",
                                 K.Name, Id[0], Id[1], Id[2], W);
@@ -426,7 +448,7 @@ private:
   }
 
   Error runWarps(const uint32_t *Id) {
-    if (!K.Layout.UsesCTABarriers) {
+    if (!runsOnFibers(K.Layout)) {
       // No barriers: the warps run one after another, no fibers.
       for (unsigned W = 0; W != NumWarps; ++W) {
         RunningWarp = W;
@@ -1023,7 +1045,7 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
   Error FirstError = Error::success();
   std::vector<LaunchStats> PerWorker(Workers);
 
-  runtime::FiberStackPool Pool;
+  runtime::FiberStackPool Pool(getWarpStackSize(K.Layout));
   CooperativeGrid Grid(Workers, C.GridStallSeconds);
   auto Record = [&](Error E) {
     if (!E)

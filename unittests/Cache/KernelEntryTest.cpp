@@ -19,6 +19,7 @@ KernelLayout layout() {
   L.DynamicSharedOffset = 4096 + 16;
   L.UsesCTABarriers = true;
   L.PhaseStateSize = 1234;
+  L.LocalBytesPerLane = 262144;
   for (unsigned D = 0; D != 3; ++D) {
     L.ReqNTid[D] = 10 + D;
     L.MaxNTid[D] = 20 + D;
@@ -46,6 +47,7 @@ TEST(KernelEntryTest, RoundTripsEveryField) {
   EXPECT_EQ(R.DynamicSharedOffset, L.DynamicSharedOffset);
   EXPECT_EQ(R.UsesCTABarriers, L.UsesCTABarriers);
   EXPECT_EQ(R.PhaseStateSize, L.PhaseStateSize);
+  EXPECT_EQ(R.LocalBytesPerLane, L.LocalBytesPerLane);
   for (unsigned D = 0; D != 3; ++D) {
     EXPECT_EQ(R.ReqNTid[D], L.ReqNTid[D]);
     EXPECT_EQ(R.MaxNTid[D], L.MaxNTid[D]);

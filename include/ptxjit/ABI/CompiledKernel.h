@@ -42,6 +42,12 @@ struct KernelLayout {
   /// (WarpContext::PhaseMode) instead of on fibers, each warp keeping this
   /// many bytes of state (WarpContext::PhaseState) across a barrier.
   uint64_t PhaseStateSize = 0;
+  /// The .local memory of the kernel and the functions it calls, per
+  /// thread, added up (a bound for calls that do not recurse). Each warp's
+  /// stack holds 32 copies: past what a worker thread's stack can spare,
+  /// the warps run on fibers with stacks that large
+  /// (runtime::getWarpStackSize).
+  uint64_t LocalBytesPerLane = 0;
   /// The kernel's .reqntid and .maxntid (0 where absent): a launch that
   /// does not fit them is rejected, as on a GPU.
   uint32_t ReqNTid[3] = {0, 0, 0};

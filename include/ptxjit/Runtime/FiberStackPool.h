@@ -46,6 +46,9 @@ public:
   llvm::Expected<FiberStack> acquire();
   /// Returns S to the pool for reuse. Thread-safe.
   void release(FiberStack S);
+  /// The largest stack size of any pool made so far: what the address
+  /// checks take a fiber stack's size to be at most.
+  static size_t getLargestStackSize();
   /// Unmaps the free stacks (e.g. after a launch with unusually many warps).
   void trim();
 
