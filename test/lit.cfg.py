@@ -42,6 +42,10 @@ if nvcc:
     config.substitutions.append(
         ("%nvcc", nvcc + " -cudart shared -arch=sm_80 -O2 -std=c++17"))
 
+# gdb, for the GDB JIT interface test (PTXJIT_GDB).
+if lit.util.which("gdb"):
+    config.available_features.add("gdb")
+
 # A CUDA installation as ptx-jit looks for one (CUDA_PATH, /usr/local/cuda):
 # with it, .cu inputs get CUDA's headers and libdevice; without, ptx-jit's
 # own device headers (tests force that with --no-cuda-installation).

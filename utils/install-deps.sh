@@ -10,6 +10,7 @@ PACKAGES=(
   libclang-rt-22-dev libzstd-dev liblz4-dev
   libgtest-dev libbenchmark-dev
   pocl-opencl-icd ocl-icd-opencl-dev
+  gdb
 )
 
 missing=()

@@ -4,6 +4,7 @@
 #include "ptxjit/PTX/AST.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
+#include "llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -17,6 +18,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 
 using namespace llvm;
@@ -96,6 +98,12 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
   auto J = LLJITBuilder().setJITTargetMachineBuilder(std::move(*JTMB)).create();
   if (!J)
     return J.takeError();
+  // PTXJIT_GDB=1: each kernel's object, with its PTX line table, is
+  // registered through the GDB JIT interface, so gdb can break on and show
+  // PTX lines (docs/Debugging.md).
+  if (const char *GDB = std::getenv("PTXJIT_GDB"); GDB && *GDB && *GDB != '0')
+    if (Error E = enableDebuggerSupport(**J))
+      return std::move(E);
   // Math intrinsics that scalarize become libm calls.
   auto Gen = DynamicLibrarySearchGenerator::GetForCurrentProcess(
       (*J)->getDataLayout().getGlobalPrefix());
