@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceTestUtil.h"
 #include "ptxjit/Device/Context.h"
 #include "ptxjit/Device/Interrupt.h"
 #include "gtest/gtest.h"
@@ -18,43 +19,9 @@
 using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::device;
+using namespace ptxjit::device::devtest;
 
 namespace {
-
-// p[i] += i for i < n.
-const char *AddIndexPTX = R"(
-.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry addIndex(.param .u64 p, .param .u32 n)
-{
-  .reg .b32 %r<7>;
-  .reg .b64 %rd<4>;
-  .reg .pred %p1;
-  ld.param.u64 %rd1, [p];
-  ld.param.u32 %r1, [n];
-  mov.u32 %r2, %ctaid.x;
-  mov.u32 %r3, %ntid.x;
-  mov.u32 %r4, %tid.x;
-  mad.lo.u32 %r5, %r2, %r3, %r4;
-  setp.ge.u32 %p1, %r5, %r1;
-  @%p1 bra DONE;
-  mul.wide.u32 %rd2, %r5, 4;
-  add.u64 %rd3, %rd1, %rd2;
-  ld.global.u32 %r6, [%rd3];
-  add.u32 %r6, %r6, %r5;
-  st.global.u32 [%rd3], %r6;
-DONE:
-  ret;
-}
-.visible .entry spin()
-{
-LOOP:
-  bra LOOP;
-}
-)";
-
-std::string describe(Error E) { return toString(std::move(E)); }
 
 /// Resident memory of this process in bytes (/proc/self/statm).
 uint64_t residentBytes() {
@@ -67,28 +34,18 @@ uint64_t residentBytes() {
   return N == 2 ? Resident * uint64_t(sysconf(_SC_PAGESIZE)) : 0;
 }
 
-Kernel *loadKernel(Context &C, StringRef Name) {
-  Expected<device::Module &> M = C.loadPTX(AddIndexPTX);
-  if (!M) {
-    ADD_FAILURE() << describe(M.takeError());
-    return nullptr;
-  }
-  Expected<Kernel &> K = M->getKernel(Name);
-  if (!K) {
-    ADD_FAILURE() << describe(K.takeError());
-    return nullptr;
-  }
-  return &*K;
-}
-
 /// One launch with its own buffer: allocate, upload, run, check, free.
 /// Returns false (with a failure) if anything went wrong.
 bool launchOnce(Context &C, Kernel &K, unsigned Iteration) {
   constexpr uint32_t N = 1000;
-  std::vector<uint32_t> Host(N, Iteration);
+  // Element I starts at Iteration + I, so a lane that wrote another's
+  // element would show.
+  std::vector<uint32_t> Host(N);
+  for (uint32_t I = 0; I != N; ++I)
+    Host[I] = Iteration + I;
   Expected<void *> P = C.allocate(N * 4);
   if (!P) {
-    ADD_FAILURE() << describe(P.takeError());
+    ADD_FAILURE() << toString(P.takeError());
     return false;
   }
   uint32_t Count = N;
@@ -103,32 +60,32 @@ bool launchOnce(Context &C, Kernel &K, unsigned Iteration) {
   if (Error F = C.free(*P))
     E = joinErrors(std::move(E), std::move(F));
   if (E) {
-    ADD_FAILURE() << "launch " << Iteration << ": " << describe(std::move(E));
+    ADD_FAILURE() << "launch " << Iteration << ": " << toString(std::move(E));
     return false;
   }
   for (uint32_t I = 0; I != N; ++I)
-    if (Host[I] != Iteration + I) {
+    if (Host[I] != Iteration + I + 1) {
       ADD_FAILURE() << "launch " << Iteration << ": element " << I << " is "
-                    << Host[I] << ", expected " << Iteration + I;
+                    << Host[I] << ", expected " << Iteration + I + 1;
       return false;
     }
   return true;
 }
 
 TEST(SoakTest, TenThousandLaunchesKeepTheirMemory) {
-  Expected<std::unique_ptr<Context>> C = Context::create({});
-  ASSERT_TRUE(bool(C)) << describe(C.takeError());
-  Kernel *K = loadKernel(**C, "addIndex");
+  std::unique_ptr<Context> C = makeContext();
+  ASSERT_TRUE(C);
+  Kernel *K = loadKernel(*C, AddOnePTX, "addOne");
   ASSERT_TRUE(K);
   // The warm-up compiles the kernel and fills the allocators' pools.
   constexpr unsigned WarmUp = 1000, Total = 10000;
   unsigned I = 0;
   for (; I != WarmUp; ++I)
-    ASSERT_TRUE(launchOnce(**C, *K, I));
+    ASSERT_TRUE(launchOnce(*C, *K, I));
   uint64_t Before = residentBytes();
   ASSERT_NE(Before, 0u);
   for (; I != Total; ++I)
-    ASSERT_TRUE(launchOnce(**C, *K, I));
+    ASSERT_TRUE(launchOnce(*C, *K, I));
   uint64_t After = residentBytes();
   EXPECT_LT(After, Before + (2u << 20))
       << "resident memory grew from " << Before << " to " << After
@@ -136,18 +93,18 @@ TEST(SoakTest, TenThousandLaunchesKeepTheirMemory) {
 }
 
 TEST(SoakTest, AnInterruptStopsLaunchesThatAskForIt) {
-  Expected<std::unique_ptr<Context>> C = Context::create({});
-  ASSERT_TRUE(bool(C)) << describe(C.takeError());
-  Kernel *Spin = loadKernel(**C, "spin");
+  std::unique_ptr<Context> C = makeContext();
+  ASSERT_TRUE(C);
+  Kernel *Spin = loadKernel(*C, FaultPTX, "spin");
   ASSERT_TRUE(Spin);
   // The request is process-wide and stays: only this test asks for it.
   requestInterrupt();
   ASSERT_TRUE(interruptRequested());
   LaunchOptions LO;
   LO.StopOnInterrupt = true;
-  Error E = (*C)->launch(*Spin, {2, 1, 1}, {64, 1, 1}, 0, nullptr, nullptr, LO);
-  ASSERT_FALSE(bool(E)) << describe(std::move(E));
-  EXPECT_EQ(takeError((*C)->synchronize()).first, ErrorCode::LaunchTimeout);
+  ASSERT_TRUE(
+      ok(C->launch(*Spin, {2, 1, 1}, {64, 1, 1}, 0, nullptr, nullptr, LO)));
+  EXPECT_EQ(codeOf(C->synchronize()), ErrorCode::LaunchTimeout);
 }
 
 } // namespace
