@@ -373,13 +373,11 @@ public:
       return;
     using Clock = std::chrono::steady_clock;
     auto Deadline =
-        Seconds > 0 ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(Seconds))
-                    : Clock::time_point::max();
+        Seconds > 0
+            ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                 std::chrono::duration<double>(Seconds))
+            : Clock::time_point::max();
     Thread = std::thread([this, Deadline, StopOnInterrupt, &Cancel] {
-      // A signal handler cannot wake a condition variable: poll the request.
-      auto Poll = StopOnInterrupt ? std::chrono::milliseconds(20)
-                                  : std::chrono::hours(24 * 365);
       std::unique_lock<std::mutex> L(Lock);
       while (!Finished) {
         if ((StopOnInterrupt && interruptRequested()) ||
@@ -387,8 +385,13 @@ public:
           Cancel = true;
           return;
         }
-        Clock::time_point Next = Clock::now() + Poll;
-        Done.wait_until(L, std::min(Deadline, Next));
+        // A signal handler cannot wake a condition variable: poll the
+        // request.
+        Done.wait_until(
+            L, StopOnInterrupt
+                   ? std::min(Deadline,
+                              Clock::now() + std::chrono::milliseconds(20))
+                   : Deadline);
       }
     });
   }
