@@ -26,6 +26,13 @@ if config.have_fuzzer:
     config.substitutions.append(
         ("%fuzz_time", lit_config.params.get("fuzz_time", "60")))
 
+# A sanitizer build (PTXJIT_SANITIZE): the few tests that cannot work under
+# a sanitizer say UNSUPPORTED: asan (or ubsan), with the reason.
+if config.sanitize_address:
+    config.available_features.add("asan")
+if config.sanitize_undefined:
+    config.available_features.add("ubsan")
+
 # ptxas, from a CUDA toolkit, is optional: with it, tests check that the PTX
 # the printer writes is also valid for NVIDIA's assembler.
 cuda_bin = os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin")

@@ -27,14 +27,28 @@ Expected<std::string> driver::findCUDALibraryDir(const char *Argv0) {
   return std::string(Dir);
 }
 
+/// Sets Name to Value, followed by its old value after Separator if it had
+/// one.
+static void prependToEnv(const char *Name, StringRef Value, char Separator) {
+  std::string New = Value.str();
+  if (const char *Old = std::getenv(Name); Old && *Old)
+    New += Separator + std::string(Old);
+  setenv(Name, New.c_str(), /*overwrite=*/1);
+}
+
 Error driver::execProgram(StringRef LibraryDir, ArrayRef<std::string> Args) {
   if (Args.empty())
     return createStringError(inconvertibleErrorCode(),
                              "exec needs a program to run");
-  std::string Path = LibraryDir.str();
-  if (const char *Old = std::getenv("LD_LIBRARY_PATH"); Old && *Old)
-    Path += ":" + std::string(Old);
-  setenv("LD_LIBRARY_PATH", Path.c_str(), /*overwrite=*/1);
+  prependToEnv("LD_LIBRARY_PATH", LibraryDir, ':');
+#ifdef PTXJIT_SANITIZER_RUNTIME
+  // A sanitizer build (PTXJIT_SANITIZE): the CUDA libraries are instrumented
+  // and the program is not, so the sanitizer runtime must be loaded before
+  // anything else, and take the options ptx-jit's own binaries take.
+  prependToEnv("LD_PRELOAD", PTXJIT_SANITIZER_RUNTIME, ':');
+  prependToEnv("ASAN_OPTIONS", PTXJIT_ASAN_DEFAULT_OPTIONS, ':');
+  prependToEnv("UBSAN_OPTIONS", PTXJIT_UBSAN_DEFAULT_OPTIONS, ':');
+#endif
   std::vector<char *> Argv;
   for (const std::string &A : Args)
     Argv.push_back(const_cast<char *>(A.c_str()));
