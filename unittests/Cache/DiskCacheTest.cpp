@@ -104,9 +104,11 @@ TEST_F(DiskCacheTest, DamagedFileIsIgnoredThenRewritten) {
   DiskCache C(options());
   ASSERT_TRUE(C.store(key("a"), "payload"));
   std::string Path = C.getEntryPath(key("a"));
+  // Named: a temporary in the loop's list would be gone before the loop
+  // body reads it (C++17 extends only the list's own lifetime).
+  std::string OtherEntry = DiskCache::encodeEntry(key("b"), "other");
   for (StringRef Junk :
-       {StringRef(""), StringRef("garbage"),
-        StringRef(DiskCache::encodeEntry(key("b"), "other"))}) {
+       {StringRef(""), StringRef("garbage"), StringRef(OtherEntry)}) {
     writeFile(Path, Junk);
     EXPECT_FALSE(C.lookup(key("a")));
     EXPECT_TRUE(C.store(key("a"), "payload"));
