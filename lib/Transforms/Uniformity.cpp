@@ -15,6 +15,22 @@ using ptx::Opcode;
 using ptx::Operand;
 using ptx::Statement;
 
+// Strides wrap as the registers' values do (modulo 2^64, and so modulo any
+// narrower width too): computed unsigned, as signed overflow and shifting a
+// negative stride are undefined in C++.
+static int64_t wrapAdd(int64_t A, int64_t B) {
+  return int64_t(uint64_t(A) + uint64_t(B));
+}
+static int64_t wrapSub(int64_t A, int64_t B) {
+  return int64_t(uint64_t(A) - uint64_t(B));
+}
+static int64_t wrapMul(int64_t A, int64_t B) {
+  return int64_t(uint64_t(A) * uint64_t(B));
+}
+static int64_t wrapShl(int64_t A, unsigned K) {
+  return int64_t(uint64_t(A) << K);
+}
+
 Shape Shape::join(Shape O) const {
   if (Kind == Varying || O.Kind == Varying)
     return varying();
@@ -260,9 +276,10 @@ bool UniformityInfo::visitInstructions() {
         if (A.isVarying() || C.isVarying())
           Result = Shape::varying();
         else
-          Result = Shape::affine(I.Op == Opcode::Add ? A.Stride + C.Stride
-                                                     : A.Stride - C.Stride,
-                                 std::min(A.segment(), C.segment()));
+          Result =
+              Shape::affine(I.Op == Opcode::Add ? wrapAdd(A.Stride, C.Stride)
+                                                : wrapSub(A.Stride, C.Stride),
+                            std::min(A.segment(), C.segment()));
         break;
       }
       case Opcode::Mul:
@@ -287,8 +304,9 @@ bool UniformityInfo::visitInstructions() {
           // Uniform within each segment, times uniform: still so.
           Result = A.isUniform() ? C : A;
         else if (K && Other.Kind == Shape::Affine && *K >= 0 && *K < 64)
-          Result = Shape::affine(I.Op == Opcode::Shl ? Other.Stride << *K
-                                                     : Other.Stride * *K,
+          Result = Shape::affine(I.Op == Opcode::Shl
+                                     ? wrapShl(Other.Stride, unsigned(*K))
+                                     : wrapMul(Other.Stride, *K),
                                  Other.Segment);
         else
           Result = Shape::varying();
@@ -297,7 +315,7 @@ bool UniformityInfo::visitInstructions() {
           Result =
               Result.isVarying() || Addend.isVarying()
                   ? Shape::varying()
-                  : Shape::affine(Result.Stride + Addend.Stride,
+                  : Shape::affine(wrapAdd(Result.Stride, Addend.Stride),
                                   std::min(Result.segment(), Addend.segment()));
         }
         break;

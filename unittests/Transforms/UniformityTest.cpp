@@ -80,6 +80,24 @@ TEST(UniformityTest, ThreadIndexArithmeticIsAffine) {
   EXPECT_TRUE(A->UI->getRegister("p").isVarying());
 }
 
+TEST(UniformityTest, NegativeStridesScaleAndShift) {
+  // Lane L: n = -L, s = -L << 2 = -4L, m = -3L, a = -3L + 5.
+  auto A = analyse(R"(
+  .reg .b32 i, n, s, m, a;
+  mov.u32 i, %tid.x;
+  sub.s32 n, 0, i;
+  shl.b32 s, n, 2;
+  mul.lo.s32 m, n, 3;
+  mad.lo.s32 a, n, 3, 5;)");
+  ASSERT_TRUE(A->UI);
+  for (auto [Name, Stride] : {std::pair("n", -1), std::pair("s", -4),
+                              std::pair("m", -3), std::pair("a", -3)}) {
+    Shape S = A->UI->getRegister(Name);
+    EXPECT_EQ(S.Kind, Shape::Affine) << Name;
+    EXPECT_EQ(S.Stride, Stride) << Name;
+  }
+}
+
 TEST(UniformityTest, NarrowBlocksMakeTidXAffineInSegments) {
   // A 16 x 2 block puts two rows of 16 threads in each warp.
   auto A = analyse(".reg .b32 %r1;\nmov.u32 %r1, %tid.x;", 16, 2);
