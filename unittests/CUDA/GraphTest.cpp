@@ -85,13 +85,24 @@ device::Context &context() {
   return *C;
 }
 
+/// Destroys a stream from makeStream as cudaStreamDestroy does.
+struct StreamDeleter {
+  void operator()(CUstream_st *S) const {
+    forgetCapturingStream(S);
+    if (Error E = context().destroyStream(*S->S))
+      ADD_FAILURE() << toString(std::move(E));
+    delete S;
+  }
+};
+using StreamPtr = std::unique_ptr<CUstream_st, StreamDeleter>;
+
 /// A runtime stream handle over a new device stream.
-CUstream_st *makeStream(unsigned Flags) {
+StreamPtr makeStream(unsigned Flags) {
   device::Context &C = context();
   Expected<device::Stream &> S = C.createStream(
       Flags ? device::StreamKind::NonBlocking : device::StreamKind::Blocking);
   EXPECT_TRUE(bool(S));
-  return new CUstream_st{&*S, Flags, 0};
+  return StreamPtr(new CUstream_st{&*S, Flags, 0});
 }
 
 TEST(GraphTest, NodesRunAfterTheirDependencies) {
@@ -238,7 +249,8 @@ TEST(GraphTest, UpdatesNeedTheSameTopology) {
 TEST(CaptureTest, ForkAndJoinThroughEvents) {
   Log L;
   Entry E[4] = {{&L, 0}, {&L, 1}, {&L, 2}, {&L, 3}};
-  CUstream_st *S1 = makeStream(0), *S2 = makeStream(1);
+  StreamPtr Stream1 = makeStream(0), Stream2 = makeStream(1);
+  CUstream_st *S1 = Stream1.get(), *S2 = Stream2.get();
   CUevent_st Fork, Join;
   auto Op = [&](CUstream_st *S, Entry &En) {
     EXPECT_TRUE(taken(captureOperation(
@@ -272,7 +284,9 @@ TEST(CaptureTest, ForkAndJoinThroughEvents) {
 }
 
 TEST(CaptureTest, ForbiddenCallsInvalidate) {
-  CUstream_st *Blocking = makeStream(0), *NonBlocking = makeStream(1);
+  StreamPtr BlockingStream = makeStream(0), NonBlockingStream = makeStream(1);
+  CUstream_st *Blocking = BlockingStream.get(),
+              *NonBlocking = NonBlockingStream.get();
   // The legacy stream while a blocking stream captures.
   ASSERT_FALSE(
       beginCapture(Blocking, cudaStreamCaptureModeRelaxed, nullptr, {}));
