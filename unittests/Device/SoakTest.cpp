@@ -21,6 +21,12 @@ using namespace ptxjit;
 using namespace ptxjit::device;
 using namespace ptxjit::device::devtest;
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTXJIT_SOAK_ASAN 1
+#endif
+#endif
+
 namespace {
 
 /// Resident memory of this process in bytes (/proc/self/statm).
@@ -73,6 +79,12 @@ bool launchOnce(Context &C, Kernel &K, unsigned Iteration) {
 }
 
 TEST(SoakTest, TenThousandLaunchesKeepTheirMemory) {
+#ifdef PTXJIT_SOAK_ASAN
+  // ASan holds freed memory back (its quarantine, 256 MiB) to catch uses
+  // after free, so resident memory grows with the launches without a leak;
+  // LeakSanitizer covers heap leaks in that build.
+  GTEST_SKIP() << "resident memory is not measurable under AddressSanitizer";
+#endif
   std::unique_ptr<Context> C = makeContext();
   ASSERT_TRUE(C);
   Kernel *K = loadKernel(*C, AddOnePTX, "addOne");
