@@ -11,6 +11,20 @@
 #include <sys/ucontext.h>
 #include <unistd.h>
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTXJIT_GUARDED_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(PTXJIT_GUARDED_ASAN)
+#define PTXJIT_GUARDED_ASAN 1
+#endif
+#ifdef PTXJIT_GUARDED_ASAN
+#include <pthread.h>
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 using namespace ptxjit::runtime;
 
 static size_t pageSize() {
@@ -130,11 +144,77 @@ private:
 };
 } // namespace
 
+#ifdef PTXJIT_GUARDED_ASAN
+namespace {
+/// A fault on a fiber's stack jumps back to the thread's own stack: a stack
+/// switch AddressSanitizer must be told about like any fiber switch, or it
+/// goes on taking the abandoned fiber's stack for the thread's (and fibers
+/// resumed later learn those wrong bounds as their scheduler's).
+struct ThreadStack {
+  ThreadStack() {
+    pthread_attr_t Attr;
+    if (pthread_getattr_np(pthread_self(), &Attr) != 0)
+      return;
+    void *Address;
+    size_t Length;
+    if (pthread_attr_getstack(&Attr, &Address, &Length) == 0) {
+      Bottom = Address;
+      Size = Length;
+    }
+    pthread_attr_destroy(&Attr);
+  }
+  const void *Bottom = nullptr;
+  size_t Size = 0;
+  /// The thread's fake stack (detect_stack_use_after_return) while a kernel
+  /// runs, to take back after a fault.
+  void *FakeStack = nullptr;
+  /// Where the switch from the thread's own stack keeps its fake stack,
+  /// which is FakeStack. Not a local: the handler's locals may be on the
+  /// fiber's fake stack, which the switch from a fiber destroys.
+  void *Kept = nullptr;
+  /// The fault handler started a switch back to this stack.
+  bool Switching = false;
+};
+} // namespace
+/// Set while a kernel runs: the handler must not construct it.
+static thread_local ThreadStack *CurrentThreadStack = nullptr;
+
+/// In the fault handler, before it jumps: the switch goes to the thread's
+/// stack. A fiber's fake stack is destroyed; the fiber is abandoned.
+static void startSwitchToThreadStack() {
+  ThreadStack *T = CurrentThreadStack;
+  if (!T || !T->Bottom)
+    return;
+  bool OnFiber = __asan_get_current_fake_stack() != T->FakeStack;
+  __sanitizer_start_switch_fiber(OnFiber ? nullptr : &T->Kept, T->Bottom,
+                                 T->Size);
+  T->Switching = true;
+}
+
+/// At the recovery point: the switch is over.
+static void finishSwitchToThreadStack() {
+  ThreadStack *T = CurrentThreadStack;
+  if (!T || !T->Switching)
+    return;
+  T->Switching = false;
+  __sanitizer_finish_switch_fiber(T->FakeStack, nullptr, nullptr);
+}
+#endif
+
 void ptxjit::runtime::setKernelFaultContext(KernelFaultContext *C) {
   if (C) {
     static thread_local AlternateSignalStack Stack;
     (void)Stack;
   }
+#ifdef PTXJIT_GUARDED_ASAN
+  if (C) {
+    static thread_local ThreadStack Own;
+    Own.FakeStack = __asan_get_current_fake_stack();
+    CurrentThreadStack = &Own;
+  } else {
+    finishSwitchToThreadStack();
+  }
+#endif
   CurrentKernel = C;
 }
 
@@ -150,6 +230,9 @@ static void onFault(int Signal, siginfo_t *Info, void *Ucontext) {
         static_cast<ucontext_t *>(Ucontext)->uc_mcontext.gregs[REG_RSP]);
 #endif
     CurrentKernel = nullptr;
+#ifdef PTXJIT_GUARDED_ASAN
+    startSwitchToThreadStack();
+#endif
     siglongjmp(*C->Recovery, 1);
   }
   // Not a kernel's fault: whoever handled it before (LLVM's crash report).

@@ -12,6 +12,7 @@
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/FrontEnd.h"
 #include "ptxjit/Runtime/CTAErrors.h"
+#include "ptxjit/Runtime/DeviceArena.h"
 #include "ptxjit/Runtime/WarpRuntime.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,6 +24,13 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTXJIT_LAUNCH_ASAN 1
+#include <sanitizer/common_interface_defs.h>
+#endif
+#endif
 
 using namespace ptxjit;
 using namespace llvm;
@@ -194,6 +202,17 @@ HIGH:
   ret;
 }
 
+.visible .entry pokeAfterBarrier(.param .u64 out)
+{
+  .reg .u32 %r<2>;
+  .reg .u64 %rd<2>;
+  bar.sync 0;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 7;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+
 .visible .entry forever(.param .u64 out)
 {
   .reg .u32 %r<4>;
@@ -216,6 +235,21 @@ unsigned lineOf(StringRef Text) {
   }
   return 0;
 }
+
+#ifdef PTXJIT_LAUNCH_ASAN
+/// The bounds of the stack AddressSanitizer takes this thread to run on,
+/// asked for by a switch to nowhere and back.
+std::pair<uintptr_t, size_t> asanCurrentStack() {
+  static thread_local void *Fake = nullptr;
+  static thread_local const void *Bottom = nullptr;
+  static thread_local size_t Size = 0;
+  __sanitizer_start_switch_fiber(&Fake, nullptr, 0);
+  __sanitizer_finish_switch_fiber(Fake, &Bottom, &Size);
+  __sanitizer_start_switch_fiber(&Fake, Bottom, Size);
+  __sanitizer_finish_switch_fiber(Fake, nullptr, nullptr);
+  return {reinterpret_cast<uintptr_t>(Bottom), Size};
+}
+#endif
 
 class LaunchKernelTest : public ::testing::Test {
 protected:
@@ -361,6 +395,42 @@ TEST_F(LaunchKernelTest, ReportsADeadlockAsCTADeadlockError) {
                       std::to_string(lineOf("  bar.sync 2;")) + ")";
   EXPECT_NE(Message.find(Warp0), std::string::npos) << Message;
   EXPECT_NE(Message.find(Warp1), std::string::npos) << Message;
+}
+
+TEST_F(LaunchKernelTest, AFaultOnAFiberReturnsToTheThreadsOwnStack) {
+  // A store into the unmapped gap after a device buffer faults on a fiber
+  // (the kernel has a barrier) of this thread (one worker): the launch
+  // fails, and the thread goes on, on its own stack.
+  CompiledKernel Poke = compile("pokeAfterBarrier", 64);
+  ASSERT_NE(Poke.Entry, nullptr);
+  char *Buffer = static_cast<char *>(runtime::allocateDevice(256, 16));
+  ASSERT_NE(Buffer, nullptr);
+  std::vector<uint8_t> Params = pointerParam(Poke, Buffer + 4096);
+  LaunchConfig C = config(1, 1, 1, 64, 1, 1);
+  C.NumThreads = 1;
+  Error E = launchKernel(Poke, Params.data(), C);
+  ASSERT_TRUE(bool(E));
+  std::string Message = toString(std::move(E));
+  EXPECT_NE(Message.find("kernel 'pokeAfterBarrier'"), std::string::npos)
+      << Message;
+  runtime::freeDevice(Buffer);
+#ifdef PTXJIT_LAUNCH_ASAN
+  // The jump back from the fiber is a stack switch ASan must know about.
+  auto [Bottom, Size] = asanCurrentStack();
+  uintptr_t Frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  EXPECT_TRUE(Frame >= Bottom && Frame - Bottom < Size)
+      << "ASan takes the stack to be [" << Bottom << ", +" << Size << ")";
+#endif
+  // Fibers run on this thread again.
+  CompiledKernel K = compile("rotate", 64);
+  ASSERT_NE(K.Entry, nullptr);
+  std::vector<uint32_t> Out(2 * 64, 0);
+  std::vector<uint8_t> RotateParams = pointerParam(K, Out.data());
+  LaunchConfig RC = config(2, 1, 1, 64, 1, 1);
+  RC.NumThreads = 1;
+  Error RE = launchKernel(K, RotateParams.data(), RC);
+  ASSERT_FALSE(bool(RE)) << toString(std::move(RE));
+  EXPECT_EQ(Out, expectedRotate(2, 64));
 }
 
 TEST_F(LaunchKernelTest, CancelStopsAnEndlessKernel) {

@@ -49,7 +49,10 @@ struct KernelFaultContext {
   /// overflow (deep recursion, large frames).
   uintptr_t StackPointer = 0;
 };
-/// Sets (or, with nullptr, clears) the running kernel of this thread.
+/// Sets (or, with nullptr, clears) the running kernel of this thread. A
+/// recovery point clears it first thing after a fault jumps there: under
+/// AddressSanitizer that also ends the jump's switch back from a fiber's
+/// stack to the thread's.
 void setKernelFaultContext(KernelFaultContext *Context);
 
 /// Installs a SIGSEGV/SIGBUS handler that, for a fault while a kernel runs
