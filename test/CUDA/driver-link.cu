@@ -6,6 +6,9 @@
 // message in the error log, and cuGetProcAddress and the runtime's
 // cudaGetDriverEntryPoint return the library's own functions.
 // REQUIRES: nvcc
+// The real NVRTC is loaded with RTLD_DEEPBIND (see lib/CUDA/NVRTC.cpp), which
+// the sanitizer runtime refuses to load under.
+// UNSUPPORTED: asan
 // RUN: %nvcc %s -o %t -lcuda -lnvrtc && ptx-jit exec %t | FileCheck %s
 // CHECK: linked 2 modules: CUDA_SUCCESS
 // CHECK-NEXT: results: 64 of 64 right
