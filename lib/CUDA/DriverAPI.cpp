@@ -370,7 +370,9 @@ PTXJIT_CUDA_API CUresult cuStreamDestroy_v2(CUstream_st *Stream) {
     return CUDA_ERROR_INVALID_HANDLE;
   forgetCapturingStream(Stream);
   return withContext([&](device::Context &C) {
-    Error E = C.destroyStream(*Stream->S);
+    device::Stream *Doomed = Stream->S;
+    Error E = C.destroyStream(*Doomed);
+    RuntimeState::get().forgetStreamInEvents(Doomed);
     delete Stream;
     return E;
   });

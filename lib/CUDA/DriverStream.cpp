@@ -19,17 +19,14 @@ static void *ptr(CUdeviceptr P) { return reinterpret_cast<void *>(P); }
 PTXJIT_CUDA_API CUresult cuEventCreate(CUevent_st **Event, unsigned Flags) {
   if (!Event)
     return CUDA_ERROR_INVALID_VALUE;
-  *Event = new CUevent_st();
-  (*Event)->Flags = Flags;
+  *Event = RuntimeState::get().createEvent(Flags);
   return CUDA_SUCCESS;
 }
 
 PTXJIT_CUDA_API CUresult cuEventDestroy_v2(CUevent_st *Event) {
   if (!Event)
     return CUDA_ERROR_INVALID_HANDLE;
-  if (Event->S)
-    Event->S->waitFor(Event->Ticket);
-  delete Event;
+  RuntimeState::get().destroyEvent(Event);
   return CUDA_SUCCESS;
 }
 

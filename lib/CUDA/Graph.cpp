@@ -256,6 +256,7 @@ void cuda::recordEvent(device::Context &C, CUevent_st &Ev, device::Stream *S) {
   });
   std::lock_guard<std::mutex> G(Ev.Lock);
   Ev.S = S ? S : &C.getDefaultStream();
+  Ev.Recorded = true;
   Ev.Ticket = Ticket;
   Ev.CaptureId = 0;
 }

@@ -65,6 +65,41 @@ Expected<device::Context &> RuntimeState::getContext() {
   return *Ctx;
 }
 
+CUevent_st *RuntimeState::createEvent(unsigned Flags) {
+  auto *Event = new CUevent_st();
+  Event->Flags = Flags;
+  std::lock_guard<std::mutex> G(EventLock);
+  Events.insert(Event);
+  return Event;
+}
+
+void RuntimeState::destroyEvent(CUevent_st *Event) {
+  // Work that will record it may still be queued: let it finish first.
+  device::Stream *S;
+  uint64_t Ticket;
+  {
+    std::lock_guard<std::mutex> G(Event->Lock);
+    S = Event->S;
+    Ticket = Event->Ticket;
+  }
+  if (S)
+    S->waitFor(Ticket);
+  {
+    std::lock_guard<std::mutex> G(EventLock);
+    Events.erase(Event);
+  }
+  delete Event;
+}
+
+void RuntimeState::forgetStreamInEvents(const device::Stream *Stream) {
+  std::lock_guard<std::mutex> G(EventLock);
+  for (CUevent_st *Event : Events) {
+    std::lock_guard<std::mutex> EG(Event->Lock);
+    if (!Stream || Event->S == Stream)
+      Event->S = nullptr;
+  }
+}
+
 void RuntimeState::resetContext() {
   std::unique_ptr<device::Context> Old;
   {
@@ -79,6 +114,8 @@ void RuntimeState::resetContext() {
     for (auto &[Host, F] : Functions)
       F->Kernel = nullptr;
   }
+  Old.reset();
+  forgetStreamInEvents(nullptr);
 }
 
 RegisteredBinary *RuntimeState::registerBinary(const void *FatBinary) {

@@ -13,6 +13,7 @@
 #include "CUDAABI.h"
 #include "ptxjit/Device/Context.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 #include <atomic>
@@ -72,7 +73,10 @@ struct CUstream_st {
 struct CUevent_st {
   unsigned Flags = 0;
   std::mutex Lock;
-  ptxjit::device::Stream *S = nullptr; ///< where it was last recorded
+  /// Where it was last recorded; null once that stream is destroyed (its
+  /// work, the recording included, is then done).
+  ptxjit::device::Stream *S = nullptr;
+  bool Recorded = false;
   uint64_t Ticket = 0;
   std::chrono::steady_clock::time_point When;
   /// Last recorded in a capture: its id, and the nodes a wait for the event
@@ -116,6 +120,15 @@ public:
   /// The device memory of the variable registered as HostVariable.
   llvm::Expected<device::Allocation> getVariable(const void *HostVariable);
 
+  /// Events live until destroyed, or as long as the process: a program may
+  /// leave them to CUDA's teardown. destroyEvent waits for a recording
+  /// still queued.
+  CUevent_st *createEvent(unsigned Flags);
+  void destroyEvent(CUevent_st *Event);
+  /// The events last recorded in Stream (null: in any stream) forget it:
+  /// called when it has been destroyed (cudaStreamDestroy, a reset).
+  void forgetStreamInEvents(const device::Stream *Stream);
+
   /// The device stream of a cudaStream_t (null: the legacy default).
   device::Stream *toStream(cudaStream_t S) {
     if (!S || S == reinterpret_cast<cudaStream_t>(1) ||
@@ -133,6 +146,8 @@ private:
   std::vector<std::unique_ptr<RegisteredBinary>> Binaries;
   llvm::DenseMap<const void *, std::unique_ptr<RegisteredFunction>> Functions;
   llvm::DenseMap<const void *, RegisteredVariable> Variables;
+  std::mutex EventLock;
+  llvm::DenseSet<CUevent_st *> Events;
 };
 
 /// Records an API call's result as the thread's last error (unless it is

@@ -53,7 +53,9 @@ PTXJIT_CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t Stream) {
     return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
   forgetCapturingStream(Stream);
   return withContext([&](device::Context &C) {
-    Error E = C.destroyStream(*Stream->S);
+    device::Stream *Doomed = Stream->S;
+    Error E = C.destroyStream(*Doomed);
+    RuntimeState::get().forgetStreamInEvents(Doomed);
     delete Stream;
     return E;
   });
@@ -165,8 +167,7 @@ PTXJIT_CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *Event,
                                                        unsigned Flags) {
   if (!Event)
     return setLastError(cudaErrorInvalidValue);
-  *Event = new CUevent_st();
-  (*Event)->Flags = Flags;
+  *Event = RuntimeState::get().createEvent(Flags);
   return cudaSuccess;
 }
 
@@ -177,10 +178,7 @@ PTXJIT_CUDART_API cudaError_t cudaEventCreate(cudaEvent_t *Event) {
 PTXJIT_CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t Event) {
   if (!Event)
     return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
-  // Work that will record it may still be queued: let it finish first.
-  if (Event->S)
-    Event->S->waitFor(Event->Ticket);
-  delete Event;
+  RuntimeState::get().destroyEvent(Event);
   return cudaSuccess;
 }
 
@@ -242,9 +240,10 @@ PTXJIT_CUDART_API cudaError_t cudaEventElapsedTime(float *Ms, cudaEvent_t Start,
     return setLastError(std::move(E));
   if ((Start->Flags | End->Flags) & EventDisableTiming)
     return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
-  if (!Start->S || !End->S)
+  if (!Start->Recorded || !End->Recorded)
     return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
-  if (!Start->S->isComplete(Start->Ticket) || !End->S->isComplete(End->Ticket))
+  if ((Start->S && !Start->S->isComplete(Start->Ticket)) ||
+      (End->S && !End->S->isComplete(End->Ticket)))
     return setLastError(cudaErrorNotReady);
   std::chrono::duration<float, std::milli> D = End->When - Start->When;
   *Ms = D.count();
