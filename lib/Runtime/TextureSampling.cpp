@@ -212,7 +212,9 @@ ImageResource ImageResource::getLevel(unsigned L) const {
   ImageResource R = *this;
   if (L == 0)
     return R;
-  R.Data = Data + LevelOffset[L];
+  // Arrays are laid out before their memory exists (Data null): offsetting
+  // a null pointer is undefined.
+  R.Data = Data ? Data + LevelOffset[L] : nullptr;
   R.Width = std::max<uint64_t>(Width >> L, 1);
   if (Dimensions >= 2)
     R.Height = std::max<uint64_t>(Height >> L, 1);
