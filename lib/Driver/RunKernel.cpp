@@ -227,6 +227,9 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
       Stats.BufferBytes += A.Buffer->getSizeInBytes();
   // --stats is printed whatever happens once a kernel was chosen.
   bool Failed = true;
+  // Declared before PrintStats, which reads StatsKernel: the context, and
+  // the kernel in it, must outlive it.
+  std::unique_ptr<device::Context> Context;
   device::Kernel *StatsKernel = nullptr;
   llvm::scope_exit PrintStats([&] {
     if (!Opts.PrintStats)
@@ -247,10 +250,11 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   Expected<std::unique_ptr<device::Context>> Ctx = device::Context::create(CO);
   if (!Ctx)
     return Ctx.takeError();
-  runtime::CheckSession *Check = (*Ctx)->getCheckSession();
+  Context = std::move(*Ctx);
+  runtime::CheckSession *Check = Context->getCheckSession();
   if (Check)
     registerBuffers(*Check, *Args);
-  Expected<device::Module &> M = (*Ctx)->loadModule(std::move(PTX));
+  Expected<device::Module &> M = Context->loadModule(std::move(PTX));
   if (!M)
     return M.takeError();
   Expected<device::Kernel &> DK = M->getKernel(KernelName);
@@ -287,10 +291,10 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   LO.Stats = &Stats.Launch;
   LO.StopOnInterrupt = true;
   auto RunStart = Clock::now();
-  Error E = (*Ctx)->launch(*DK, Grid, Block, Opts.DynamicShared, nullptr,
-                           Values.data(), LO);
+  Error E = Context->launch(*DK, Grid, Block, Opts.DynamicShared, nullptr,
+                            Values.data(), LO);
   if (!E)
-    E = (*Ctx)->synchronize();
+    E = Context->synchronize();
   Stats.RunSeconds =
       std::chrono::duration<double>(Clock::now() - RunStart).count();
   if (E) {
