@@ -26,7 +26,6 @@
 #include "ptxjit/Runtime/TensorCoreSum.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/bit.h"
-#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -282,28 +281,6 @@ bool followsTensorCoreRule(const MatrixMultiply &Op) {
          (Op.K == 8 || Op.K == 16);
 }
 
-/// C = A * B + C by tensorCoreDot, element by element (one batch).
-void accumulateTensorCore(const float *A, const float *B, float *C,
-                          unsigned M, unsigned N, unsigned K,
-                          MatrixElement T) {
-  using runtime::TensorCoreTerm;
-  // A and B of the forms above: at most 32 x 16 and 16 x 32.
-  constexpr unsigned MaxTerms = 512;
-  TensorCoreTerm TA[MaxTerms], TB[MaxTerms];
-  assert(M * K <= MaxTerms && K * N <= MaxTerms && "not a tensor-core form");
-  int MinNormalExp = T == ME_F16 ? -14 : -126;
-  for (unsigned E = 0; E != M * K; ++E)
-    TA[E] = runtime::makeTensorCoreTerm(A[E], MinNormalExp);
-  for (unsigned E = 0; E != K * N; ++E)
-    TB[E] = runtime::makeTensorCoreTerm(B[E], MinNormalExp);
-  for (unsigned I = 0; I != M; ++I)
-    for (unsigned J = 0; J != N; ++J) {
-      float &Acc = C[I * N + J];
-      Acc = runtime::tensorCoreDot(TA + I * K, TB + J, N, K,
-                                   runtime::makeTensorCoreTerm(Acc, -126));
-    }
-}
-
 /// Calls F with a function converting element bits of type E to float.
 template <typename Fn> void withFloatDecoder(MatrixElement E, Fn F) {
   switch (E) {
@@ -327,7 +304,8 @@ void multiplyFloat(const Plan &P, void *D, const void *A, const void *B,
   withFloatDecoder(Op.B, [&](auto Decode) { P.B.unpack(B, XB, Decode); });
   withFloatDecoder(Op.C, [&](auto Decode) { P.C.unpack(C, XC, Decode); });
   if (followsTensorCoreRule(Op))
-    accumulateTensorCore(XA, XB, XC, Op.M, Op.N, Op.K, Op.A);
+    runtime::tensorCoreMultiply(XA, XB, XC, Op.M, Op.N, Op.K,
+                                Op.A == ME_F16 ? -14 : -126);
   else
     (HasFma ? accumulateWithFma : accumulateInDouble)(XA, XB, XC, P.Batches,
                                                       Op.M, Op.N, Op.K);

@@ -3,16 +3,23 @@
 // Every term is an integer number of units of 2^(L - 26): a term's
 // magnitude is below 2^(nominal exponent + 1) <= 2^(L + 1), so below 2^27
 // units, and the sum of C and 16 products fits an int64 with room to
-// spare. Products of two 24-bit significands (48 bits) are exact in int64.
+// spare.
+//
+// tensorCoreDot is the rule written plainly, one element at a time (24-bit
+// significands, 48-bit products in int64); tensorCoreMultiply does whole
+// matrices with 11-bit significands and int32 sums, in loops the compiler
+// turns into AVX2 code, and falls back to tensorCoreDot when an input is
+// infinite or NaN. A mma with the rule costs about twice the older fma
+// chain (docs/TensorCoreNumerics.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/Runtime/TensorCoreSum.h"
 #include "llvm/ADT/bit.h"
 #include <algorithm>
-#include <cfloat>
 #include <climits>
 #include <cmath>
+#include <type_traits>
 
 using namespace ptxjit;
 using namespace ptxjit::runtime;
@@ -44,29 +51,33 @@ TensorCoreTerm runtime::makeTensorCoreTerm(float V, int MinNormalExp) {
 float runtime::roundTowardZeroScaled(int64_t Sum, int Exp) {
   bool Neg = Sum < 0;
   uint64_t Mag = Neg ? 0 - uint64_t(Sum) : uint64_t(Sum);
+  uint32_t Sign = Neg ? 0x80000000u : 0;
   if (Mag == 0)
-    return Neg ? -0.0f : 0.0f;
-  int Top = 63 - llvm::countl_zero(Mag) + Exp; // exponent of the leading bit
-  if (Top > 127)
-    return Neg ? -FLT_MAX : FLT_MAX;
+    return llvm::bit_cast<float>(Sign);
+  int Lead = 63 - llvm::countl_zero(Mag);
+  if (Lead + Exp > 127)
+    return llvm::bit_cast<float>(Sign | 0x7f7fffffu); // FLT_MAX
   // The unit of the result: 24 significant bits, no finer than 2^-149.
-  int Unit = std::max(Top - 23, -149);
-  if (Unit > Exp) {
-    unsigned Shift = unsigned(Unit - Exp);
-    Mag = Shift >= 64 ? 0 : Mag >> Shift;
-    Exp = Unit;
-  }
-  // Mag < 2^24 and the result is a float: both conversions are exact.
-  float R = std::ldexp(float(Mag), Exp);
-  return Neg ? -R : R;
+  int Unit = std::max(Lead + Exp - 23, -149);
+  if (Unit >= Exp)
+    Mag = Unit - Exp >= 64 ? 0 : Mag >> (Unit - Exp); // toward zero
+  else
+    Mag <<= Exp - Unit; // exact: Mag stays below 2^24
+  // Mag < 2^24; unless Unit is -149, Mag >= 2^23 (a normal float).
+  uint32_t Bits = Mag >= 0x800000
+                      ? uint32_t(Unit + 150) << 23 | uint32_t(Mag & 0x7fffff)
+                      : uint32_t(Mag);
+  return llvm::bit_cast<float>(Sign | Bits);
 }
 
 namespace {
 
 /// V * 2^Exp truncated toward zero to a multiple of 2^Unit, in those units.
+/// Only C shifts left: its unit 2^(ec - 23) is at most 2^2 above
+/// 2^(L - 26) >= 2^(ec + 1 - 26); a product's is at least 2^21 below.
 int64_t truncateTo(int64_t V, int Exp, int Unit) {
   if (Exp >= Unit)
-    return V * (int64_t(1) << (Exp - Unit)); // only up to 2^2: see above
+    return V * (int64_t(1) << (Exp - Unit));
   unsigned Shift = unsigned(Unit - Exp);
   if (Shift >= 63)
     return 0;
@@ -124,4 +135,154 @@ float runtime::tensorCoreDot(const TensorCoreTerm *A, const TensorCoreTerm *B,
   if (Sum == 0) // an exact cancellation
     return 0.0f;
   return roundTowardZeroScaled(Sum, Unit);
+}
+
+namespace {
+
+/// A zero's nominal exponent in the fast path: far below any real one, so
+/// that it never sets L (products of two real ones are >= -251).
+constexpr int ZeroNominal = -1000;
+constexpr unsigned MaxTerms = 512;
+
+/// The multiplicands of a matrix for the fast path, field by field so that
+/// the loops over a row of C vectorize: |value| = Mag * 2^Exp with Mag
+/// below 2^11 (.f16, .bf16 and .tf32 have at most 11 significant bits: the
+/// float's 13 low mantissa bits are zero), Sign all ones when negative.
+struct TermArrays {
+  uint32_t Mag[MaxTerms];
+  uint32_t Sign[MaxTerms];
+  int32_t Exp[MaxTerms];
+  int32_t Nominal[MaxTerms];
+
+  /// False for an infinity or NaN.
+  bool set(unsigned I, float V, int MinNormalExp) {
+    uint32_t Bits = llvm::bit_cast<uint32_t>(V);
+    int Biased = int(Bits >> 23 & 0xff);
+    uint32_t Man = Bits & 0x7fffff;
+    Sign[I] = 0 - (Bits >> 31);
+    Mag[I] = (Biased ? Man | 0x800000 : Man) >> 13;
+    Exp[I] = (Biased ? Biased - 150 : -149) + 13;
+    Nominal[I] = Mag[I] == 0
+                     ? ZeroNominal
+                     : std::max(Biased ? Biased - 127 : -126, MinNormalExp);
+    return Biased != 0xff;
+  }
+};
+
+/// The rule for finite A, B and C (A and B row-major), a row of C at a time
+/// with the loops over its N columns innermost, so that they are vector
+/// code. A product of two 11-bit magnitudes has 22 bits and its unit
+/// 2^(ExpA + ExpB) is at most 2^5 above 2^(L - 26), so the truncated
+/// product is below 2^27 units (as its value is below 2^(L+1)) and the sum
+/// of 16 of them fits an int32; C's term joins them in an int64.
+template <unsigned N>
+__attribute__((always_inline)) inline void
+multiplyFinite(const TermArrays &A, const TermArrays &B, const float *AF,
+               const float *BF, float *C, unsigned M, unsigned K) {
+  for (unsigned I = 0; I != M; ++I) {
+    float *Row = C + I * N;
+    int32_t L[N];
+    uint32_t Sum[N]; // an int32 sum, added modulo 2^32 to stay defined
+    for (unsigned J = 0; J != N; ++J) {
+      // C's nominal exponent is ec + 1 (ec at least -126).
+      uint32_t Bits = llvm::bit_cast<uint32_t>(Row[J]);
+      int Biased = int(Bits >> 23 & 0xff);
+      L[J] =
+          (Bits & 0x7fffffff) ? std::max(Biased - 127, -126) + 1 : ZeroNominal;
+      Sum[J] = 0;
+    }
+    for (unsigned X = 0; X != K; ++X) {
+      int32_t AN = A.Nominal[I * K + X] + 1;
+      const int32_t *BN = B.Nominal + X * N;
+      for (unsigned J = 0; J != N; ++J)
+        L[J] = std::max(L[J], AN + BN[J]);
+    }
+    for (unsigned X = 0; X != K; ++X) {
+      uint32_t AM = A.Mag[I * K + X], AS = A.Sign[I * K + X];
+      int32_t AE = A.Exp[I * K + X] + 26;
+      const uint32_t *BM = B.Mag + X * N, *BS = B.Sign + X * N;
+      const int32_t *BE = B.Exp + X * N;
+      for (unsigned J = 0; J != N; ++J) {
+        uint32_t P = AM * BM[J];
+        int32_t Down = L[J] - AE - BE[J]; // zeros: any shift
+        uint32_t T = (P << std::min(std::max(-Down, 0), 31)) >>
+                     std::min(std::max(Down, 0), 31);
+        uint32_t S = AS ^ BS[J];
+        Sum[J] += (T ^ S) - S;
+      }
+    }
+    for (unsigned J = 0; J != N; ++J) {
+      if (L[J] < ZeroNominal / 2) {
+        // Only zeros: float arithmetic gives IEEE's sign of a sum of zeros.
+        for (unsigned X = 0; X != K; ++X)
+          Row[J] += AF[I * K + X] * BF[X * N + J];
+        continue;
+      }
+      int Unit = L[J] - 26;
+      TensorCoreTerm CT = makeTensorCoreTerm(Row[J], -126);
+      int64_t Total = int64_t(int32_t(Sum[J])) +
+                      (CT.Mant ? truncateTo(CT.Mant, CT.Exp, Unit) : 0);
+      Row[J] = Total == 0 ? 0.0f : roundTowardZeroScaled(Total, Unit);
+    }
+  }
+}
+
+/// multiplyFinite for N = 8, 16 or 32 (fixed, so that a row's sums stay
+/// in registers).
+template <typename Fn>
+__attribute__((always_inline)) inline void withColumns(unsigned N, Fn F) {
+  if (N == 8)
+    F(std::integral_constant<unsigned, 8>());
+  else if (N == 16)
+    F(std::integral_constant<unsigned, 16>());
+  else
+    F(std::integral_constant<unsigned, 32>());
+}
+
+__attribute__((target("avx2"))) void
+multiplyFiniteAvx2(const TermArrays &A, const TermArrays &B, const float *AF,
+                   const float *BF, float *C, unsigned M, unsigned N,
+                   unsigned K) {
+  withColumns(N, [&](auto Cols) {
+    multiplyFinite<decltype(Cols)::value>(A, B, AF, BF, C, M, K);
+  });
+}
+
+void multiplyFiniteGeneric(const TermArrays &A, const TermArrays &B,
+                           const float *AF, const float *BF, float *C,
+                           unsigned M, unsigned N, unsigned K) {
+  withColumns(N, [&](auto Cols) {
+    multiplyFinite<decltype(Cols)::value>(A, B, AF, BF, C, M, K);
+  });
+}
+
+} // namespace
+
+void runtime::tensorCoreMultiply(const float *A, const float *B, float *C,
+                                 unsigned M, unsigned N, unsigned K,
+                                 int MinNormalExp) {
+  static const bool HasAvx2 = __builtin_cpu_supports("avx2");
+  TermArrays TA, TB;
+  bool Finite = true;
+  for (unsigned E = 0; E != M * K; ++E)
+    Finite &= TA.set(E, A[E], MinNormalExp);
+  for (unsigned E = 0; E != K * N; ++E)
+    Finite &= TB.set(E, B[E], MinNormalExp);
+  for (unsigned E = 0; E != M * N; ++E)
+    Finite &= (llvm::bit_cast<uint32_t>(C[E]) & 0x7f800000) != 0x7f800000;
+  if (Finite)
+    return (HasAvx2 ? multiplyFiniteAvx2 : multiplyFiniteGeneric)(TA, TB, A, B,
+                                                                  C, M, N, K);
+  // Infinities or NaNs: element by element.
+  TensorCoreTerm TTA[MaxTerms], TTB[MaxTerms];
+  for (unsigned E = 0; E != M * K; ++E)
+    TTA[E] = makeTensorCoreTerm(A[E], MinNormalExp);
+  for (unsigned E = 0; E != K * N; ++E)
+    TTB[E] = makeTensorCoreTerm(B[E], MinNormalExp);
+  for (unsigned I = 0; I != M; ++I)
+    for (unsigned J = 0; J != N; ++J) {
+      float &Acc = C[I * N + J];
+      Acc = tensorCoreDot(TTA + I * K, TTB + J, N, K,
+                          makeTensorCoreTerm(Acc, -126));
+    }
 }

@@ -10,6 +10,7 @@
 #include "llvm/ADT/bit.h"
 #include "gtest/gtest.h"
 #include <cmath>
+#include <random>
 #include <vector>
 
 using namespace ptxjit::runtime;
@@ -82,9 +83,9 @@ TEST(TensorCoreSumTest, Truncation) {
 
 TEST(TensorCoreSumTest, Cancellation) {
   // 2^20 - 2^20 + 3 * 2^-6 + 3 * 2^-7 in units of 2^-5: 2^-5 is left.
-  EXPECT_EQ(bits(dot(0x1p20f, {-1024.0f, 1.5f, 0.75f}, {1024.0f, 0x1p-5f,
-                                                        0x1p-5f})),
-            0x3d000000u);
+  EXPECT_EQ(
+      bits(dot(0x1p20f, {-1024.0f, 1.5f, 0.75f}, {1024.0f, 0x1p-5f, 0x1p-5f})),
+      0x3d000000u);
   // An exact cancellation is +0.
   EXPECT_EQ(bits(dot(-1.0f, {0.5f, 0.25f}, {1.0f, 2.0f})), 0u);
 }
@@ -133,3 +134,88 @@ TEST(TensorCoreSumTest, Specials) {
 }
 
 } // namespace
+
+namespace {
+
+/// A random .f16 (MinNormalExp -14) or .bf16 (-126) value widened to
+/// float: zeros, subnormals and exponents over the whole range, so that L
+/// is set by C, by products, by subnormals, and sums cancel.
+float randomElement(std::mt19937 &R, bool Half) {
+  unsigned Kind = R() % 16;
+  uint32_t Sign = R() & 1 ? 0x80000000u : 0;
+  if (Kind == 0)
+    return llvm::bit_cast<float>(Sign);
+  if (Half) {
+    uint32_t Man = R() & 0x3ff;
+    if (Kind == 1) // an .f16 subnormal
+      return (Sign ? -1.0f : 1.0f) * std::ldexp(float(Man | 1), -24);
+    int Exp = int(R() % 30) - 14;
+    return (Sign ? -1.0f : 1.0f) * std::ldexp(float(Man | 0x400), Exp - 10);
+  }
+  uint32_t Man = R() & 0x7f0000;
+  uint32_t Biased = Kind == 1 ? 0 : 1 + R() % 254;
+  if (Kind == 1 && Man == 0)
+    Man = 0x10000;
+  return llvm::bit_cast<float>(Sign | Biased << 23 | Man);
+}
+
+} // namespace
+
+TEST(TensorCoreSumTest, MatrixMatchesElementwise) {
+  // tensorCoreMultiply (the vector path) against tensorCoreDot on every
+  // shape the runtime uses it for.
+  struct Shape {
+    unsigned M, N, K;
+  } Shapes[] = {{16, 8, 16}, {16, 8, 8},  {16, 16, 16},
+                {32, 8, 16}, {8, 32, 16}, {16, 16, 8}};
+  std::mt19937 R(7);
+  for (bool Half : {true, false})
+    for (const Shape &S : Shapes)
+      for (unsigned Round = 0; Round != 20; ++Round) {
+        std::vector<float> A(S.M * S.K), B(S.K * S.N), C(S.M * S.N);
+        for (float &X : A)
+          X = randomElement(R, Half);
+        for (float &X : B)
+          X = randomElement(R, Half);
+        // C: larger than .f16 products can be; finite (an infinity would
+        // take the other path).
+        for (float &X : C)
+          X = R() % 4 ? randomElement(R, Half) *
+                            std::ldexp(1.0f, Half ? R() % 40 : 0)
+                      : 0.0f;
+        // Some elements cancel their first product exactly.
+        for (unsigned I = 0; I < S.M; I += 3)
+          C[I * S.N] = -(A[I * S.K] * B[0]);
+        int MinNormalExp = Half ? -14 : -126;
+        std::vector<float> D = C;
+        tensorCoreMultiply(A.data(), B.data(), D.data(), S.M, S.N, S.K,
+                           MinNormalExp);
+        std::vector<TensorCoreTerm> TA, TB;
+        for (float X : A)
+          TA.push_back(makeTensorCoreTerm(X, MinNormalExp));
+        for (float X : B)
+          TB.push_back(makeTensorCoreTerm(X, MinNormalExp));
+        for (unsigned I = 0; I != S.M; ++I)
+          for (unsigned J = 0; J != S.N; ++J) {
+            float Want =
+                tensorCoreDot(&TA[I * S.K], &TB[J], S.N, S.K,
+                              makeTensorCoreTerm(C[I * S.N + J], -126));
+            ASSERT_EQ(bits(D[I * S.N + J]), bits(Want))
+                << S.M << "x" << S.N << "x" << S.K << " (" << I << ", " << J
+                << ")";
+          }
+      }
+}
+
+TEST(TensorCoreSumTest, MatrixSpecials) {
+  // An infinity anywhere takes the element-by-element path.
+  std::vector<float> A(16 * 16, 1.0f), B(16 * 8, 0.5f), C(16 * 8, 0.0f);
+  A[0] = INFINITY;  // row 0 of A: +inf in every product of row 0
+  B[1 * 8 + 3] = 0; // (0, 3): inf * 0 is not in that product (K index 1)
+  B[0 * 8 + 5] = 0; // (0, 5): inf * 0
+  tensorCoreMultiply(A.data(), B.data(), C.data(), 16, 8, 16, -14);
+  EXPECT_EQ(bits(C[0]), 0x7f800000u);
+  EXPECT_EQ(bits(C[3]), 0x7f800000u);
+  EXPECT_EQ(bits(C[5]), 0x7fffffffu);
+  EXPECT_EQ(bits(C[8]), bits(8.0f)); // row 1: 16 * 0.5
+}

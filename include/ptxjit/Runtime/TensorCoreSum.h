@@ -46,6 +46,13 @@ float roundTowardZeroScaled(int64_t Sum, int Exp);
 float tensorCoreDot(const TensorCoreTerm *A, const TensorCoreTerm *B,
                     unsigned BStride, unsigned K, const TensorCoreTerm &C);
 
+/// C = A * B + C for row-major float matrices (A: M x K, B: K x N, C:
+/// M x N; K is 8 or 16, M * K and K * N at most 512) whose A and B hold
+/// widened .f16 (MinNormalExp -14), .bf16 or .tf32 (-126) elements: each
+/// element as tensorCoreDot gives it, faster.
+void tensorCoreMultiply(const float *A, const float *B, float *C, unsigned M,
+                        unsigned N, unsigned K, int MinNormalExp);
+
 } // namespace runtime
 } // namespace ptxjit
 
