@@ -288,6 +288,24 @@ void multiplyFiniteGeneric(const TermArrays &A, const TermArrays &B,
   });
 }
 
+/// Infinities or NaNs: element by element (a frame of its own, to keep
+/// the fast path's small on a fiber's stack).
+__attribute__((noinline)) void
+multiplyWithSpecials(const float *A, const float *B, float *C, unsigned M,
+                     unsigned N, unsigned K, int MinNormalExp) {
+  TensorCoreTerm TA[MaxTerms], TB[MaxTerms];
+  for (unsigned E = 0; E != M * K; ++E)
+    TA[E] = makeTensorCoreTerm(A[E], MinNormalExp);
+  for (unsigned E = 0; E != K * N; ++E)
+    TB[E] = makeTensorCoreTerm(B[E], MinNormalExp);
+  for (unsigned I = 0; I != M; ++I)
+    for (unsigned J = 0; J != N; ++J) {
+      float &Acc = C[I * N + J];
+      Acc = tensorCoreDot(TA + I * K, TB + J, N, K,
+                          makeTensorCoreTerm(Acc, -126));
+    }
+}
+
 } // namespace
 
 void runtime::tensorCoreMultiply(const float *A, const float *B, float *C,
@@ -305,16 +323,5 @@ void runtime::tensorCoreMultiply(const float *A, const float *B, float *C,
   if (Finite)
     return (HasAvx2 ? multiplyFiniteAvx2 : multiplyFiniteGeneric)(TA, TB, A, B,
                                                                   C, M, N, K);
-  // Infinities or NaNs: element by element.
-  TensorCoreTerm TTA[MaxTerms], TTB[MaxTerms];
-  for (unsigned E = 0; E != M * K; ++E)
-    TTA[E] = makeTensorCoreTerm(A[E], MinNormalExp);
-  for (unsigned E = 0; E != K * N; ++E)
-    TTB[E] = makeTensorCoreTerm(B[E], MinNormalExp);
-  for (unsigned I = 0; I != M; ++I)
-    for (unsigned J = 0; J != N; ++J) {
-      float &Acc = C[I * N + J];
-      Acc = tensorCoreDot(TTA + I * K, TTB + J, N, K,
-                          makeTensorCoreTerm(Acc, -126));
-    }
+  multiplyWithSpecials(A, B, C, M, N, K, MinNormalExp);
 }
