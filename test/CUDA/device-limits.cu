@@ -6,7 +6,7 @@
 // driver.
 // REQUIRES: nvcc
 // RUN: %nvcc %s -o %t -lcuda
-// RUN: ptx-jit exec %t limits | FileCheck %s
+// RUN: ptx-jit exec %t | FileCheck %s
 // CHECK: defaults: stack 1024, printf FIFO 1048576, malloc heap 8388608
 // CHECK-NEXT: set: cudaSuccess cudaSuccess cudaSuccess
 // CHECK-NEXT: read back: stack 4096, printf FIFO 2097152, malloc heap 16777216
@@ -16,9 +16,9 @@
 // CHECK-NEXT: null value: cudaErrorInvalidValue
 //
 // PTXJIT_STACK_SIZE sets the stack a program starts with.
-// RUN: env PTXJIT_STACK_SIZE=2048 ptx-jit exec %t limits | FileCheck %s --check-prefix=ENV
+// RUN: env PTXJIT_STACK_SIZE=2048 ptx-jit exec %t | FileCheck %s --check-prefix=ENV
 // ENV: defaults: stack 2048, printf FIFO 1048576, malloc heap 8388608
-// RUN: env PTXJIT_STACK_SIZE=lots not ptx-jit exec %t limits 2>&1 \
+// RUN: env PTXJIT_STACK_SIZE=lots not ptx-jit exec %t 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BADENV
 // BADENV: ptx-jit: PTXJIT_STACK_SIZE: invalid stack size 'lots': give bytes per thread, 1 to 524288
 // BADENV: get: cudaErrorInvalidValue
@@ -116,10 +116,12 @@ static void run(size_t StackSize) {
     std::exit(1);
 }
 
+// No arguments: the limits (what utils/gpu-check-cuda-tests.sh runs on a
+// GPU); `recurse [STACK]`: the recursion, with the stack set first.
 int main(int Argc, char **Argv) {
-  if (Argc > 1 && !std::strcmp(Argv[1], "limits"))
-    limits();
-  else
+  if (Argc > 1 && !std::strcmp(Argv[1], "recurse"))
     run(Argc > 2 ? std::strtoul(Argv[2], nullptr, 10) : 0);
+  else
+    limits();
   return 0;
 }
