@@ -169,6 +169,27 @@ cudaGetDriverEntryPoint_ptsz(const char *Symbol, void **FuncPtr,
 PTXJIT_CUDART_API cudaError_t cudaProfilerStart() { return cudaSuccess; }
 PTXJIT_CUDART_API cudaError_t cudaProfilerStop() { return cudaSuccess; }
 
+PTXJIT_CUDART_API cudaError_t cudaDeviceSetLimit(int Limit, size_t Value) {
+  return withContext([&](device::Context &C) -> Error {
+    std::optional<device::Limit> L = getDeviceLimit(Limit);
+    if (!L)
+      return unsupportedLimit(Limit);
+    return C.setLimit(*L, Value);
+  });
+}
+
+PTXJIT_CUDART_API cudaError_t cudaDeviceGetLimit(size_t *Value, int Limit) {
+  if (!Value)
+    return setLastError(cudaErrorInvalidValue);
+  return withContext([&](device::Context &C) -> Error {
+    std::optional<device::Limit> L = getDeviceLimit(Limit);
+    if (!L)
+      return unsupportedLimit(Limit);
+    *Value = C.getLimit(*L);
+    return Error::success();
+  });
+}
+
 PTXJIT_CUDART_API cudaError_t cudaDeviceSetCacheConfig(int Config) {
   return cudaSuccess;
 }

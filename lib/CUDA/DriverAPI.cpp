@@ -194,6 +194,27 @@ PTXJIT_CUDA_API CUresult cuCtxPopCurrent_v2(CUcontext *Ctx) {
   return CUDA_SUCCESS;
 }
 
+PTXJIT_CUDA_API CUresult cuCtxSetLimit(int Limit, size_t Value) {
+  return withContext([&](device::Context &C) -> Error {
+    std::optional<device::Limit> L = getDeviceLimit(Limit);
+    if (!L)
+      return unsupportedLimit(Limit);
+    return C.setLimit(*L, Value);
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuCtxGetLimit(size_t *Value, int Limit) {
+  if (!Value)
+    return CUDA_ERROR_INVALID_VALUE;
+  return withContext([&](device::Context &C) -> Error {
+    std::optional<device::Limit> L = getDeviceLimit(Limit);
+    if (!L)
+      return unsupportedLimit(Limit);
+    *Value = C.getLimit(*L);
+    return Error::success();
+  });
+}
+
 /// Loads PTX text, or the PTX of a fat binary.
 static Error loadImage(device::Context &C, const void *Image, CUmodule *Out) {
   if (!Image || !Out)
@@ -555,6 +576,7 @@ PTXJIT_CUDA_API CUresult cuGetErrorName(CUresult E, const char **Name) {
                {200, "CUDA_ERROR_INVALID_IMAGE"},
                {201, "CUDA_ERROR_INVALID_CONTEXT"},
                {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
+               {215, "CUDA_ERROR_UNSUPPORTED_LIMIT"},
                {218, "CUDA_ERROR_INVALID_PTX"},
                {400, "CUDA_ERROR_INVALID_HANDLE"},
                {401, "CUDA_ERROR_ILLEGAL_STATE"},

@@ -3,17 +3,40 @@
 #include "RuntimeState.h"
 #include "DeviceImage.h"
 #include "ptxjit/Runtime/Checking.h"
+#include "ptxjit/Runtime/Launch.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::cuda;
 
 /// The highest architecture whose PTX ptx-jit reads.
+
+std::optional<device::Limit> cuda::getDeviceLimit(int Limit) {
+  switch (Limit) {
+  case 0: // cudaLimitStackSize
+    return device::Limit::StackSize;
+  case 1: // cudaLimitPrintfFifoSize
+    return device::Limit::PrintfFifoSize;
+  case 2: // cudaLimitMallocHeapSize
+    return device::Limit::MallocHeapSize;
+  default:
+    return std::nullopt;
+  }
+}
+
+Error cuda::unsupportedLimit(int Limit) {
+  return device::makeDeviceError(
+      device::ErrorCode::UnsupportedLimit,
+      formatv("limit {0} is not supported (stack, printf FIFO and malloc "
+              "heap size are)",
+              Limit));
+}
 
 RuntimeState &RuntimeState::get() {
   static RuntimeState *State = new RuntimeState();
@@ -26,6 +49,24 @@ Expected<device::Context &> RuntimeState::getContext() {
     device::ContextOptions Opts;
     if (const char *Threads = std::getenv("PTXJIT_THREADS"))
       Opts.NumThreads = unsigned(std::strtoul(Threads, nullptr, 10));
+    // PTXJIT_STACK_SIZE: the stack per thread launches start with (as
+    // cudaDeviceSetLimit(cudaLimitStackSize) sets it); a bad value fails
+    // every call.
+    Opts.StackSizeOption =
+        "PTXJIT_STACK_SIZE or cudaDeviceSetLimit(cudaLimitStackSize)";
+    // A program sees a failed kernel's code only: say what happened.
+    Opts.ReportStickyErrors = true;
+    if (const char *Stack = std::getenv("PTXJIT_STACK_SIZE")) {
+      Expected<uint32_t> Bytes = parseThreadStackSize(Stack);
+      if (!Bytes) {
+        std::string Why = "PTXJIT_STACK_SIZE: " + toString(Bytes.takeError());
+        static bool Told = false; // under Lock
+        if (!std::exchange(Told, true))
+          errs() << "ptx-jit: " << Why << "\n";
+        return device::makeDeviceError(device::ErrorCode::InvalidValue, Why);
+      }
+      Opts.StackSize = *Bytes;
+    }
     // The kernel cache, where PTXJIT_CACHE_DIR or the default puts it.
     Opts.Cache = cache::getDiskCacheOptions(std::nullopt, /*Disable=*/false,
                                             errs());

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -158,6 +159,13 @@ cudaError_t setLastError(llvm::Error E);
 /// Returns the thread's last error and resets it (a sticky error stays).
 cudaError_t takeLastError();
 cudaError_t peekLastError();
+
+/// The limit a cudaLimit (or CUlimit: the same numbers) names among those
+/// a context keeps: stack, printf FIFO and malloc heap size; none for the
+/// others (device runtime and L2 limits, numbers CUDA does not have).
+std::optional<device::Limit> getDeviceLimit(int Limit);
+/// UnsupportedLimit, naming Limit.
+llvm::Error unsupportedLimit(int Limit);
 
 /// The thread's launch configurations (<<<...>>> pushes, the stub pops).
 struct CallConfiguration {

@@ -24,12 +24,32 @@ using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::device;
 
-Context::Context(const ContextOptions &Opts) : Opts(Opts) {}
+Context::Context(const ContextOptions &Opts)
+    : Opts(Opts), Limits{Opts.StackSize, 1 << 20, 8 << 20} {}
+
+Error Context::setLimit(Limit L, uint64_t Value) {
+  if (L == Limit::StackSize && (Value == 0 || Value > MaxThreadStackSize))
+    return makeDeviceError(ErrorCode::InvalidValue,
+                           formatv("a stack of {0} bytes per thread is out of "
+                                   "range (1..{1})",
+                                   Value, MaxThreadStackSize));
+  Limits[unsigned(L)].store(Value, std::memory_order_relaxed);
+  return Error::success();
+}
+
+uint64_t Context::getLimit(Limit L) const {
+  return Limits[unsigned(L)].load(std::memory_order_relaxed);
+}
 
 Expected<std::unique_ptr<Context>> Context::create(const ContextOptions &Opts) {
   if (Opts.OptLevel > 3)
     return makeDeviceError(ErrorCode::InvalidValue,
                            "the optimization level must be 0, 1, 2 or 3");
+  if (Opts.StackSize == 0 || Opts.StackSize > MaxThreadStackSize)
+    return makeDeviceError(ErrorCode::InvalidValue,
+                           formatv("a stack of {0} bytes per thread is out of "
+                                   "range (1..{1})",
+                                   Opts.StackSize, MaxThreadStackSize));
   std::unique_ptr<Context> C(new Context(Opts));
   unsigned Kinds =
       Opts.CheckKinds.value_or(runtime::getCheckKindsFromEnvironment());
@@ -286,8 +306,11 @@ Error Context::recordAsyncError(Error E) {
   auto [Code, Message] = device::takeError(std::move(E));
   if (isStickyError(Code)) {
     std::lock_guard<std::mutex> G(Lock);
-    if (!Sticky)
+    if (!Sticky) {
       Sticky.emplace(Code, Message);
+      if (Opts.ReportStickyErrors)
+        errs() << "ptx-jit: error: " << Message << "\n";
+    }
   }
   return makeDeviceError(Code, Message);
 }
@@ -428,6 +451,8 @@ Error Context::launch(Kernel &K, Dim3 Grid, Dim3 Block,
   Config.Cooperative = LOpts.Cooperative;
   Config.GridStallSeconds = LOpts.GridStallSeconds;
   std::copy(LOpts.ClusterDim, LOpts.ClusterDim + 3, Config.ClusterDim);
+  Config.StackSize = uint32_t(getLimit(Limit::StackSize));
+  Config.StackSizeOption = Opts.StackSizeOption.c_str();
   // A configuration a GPU rejects fails before anything is compiled.
   if (Error E = validateLaunch(Config, K.getLaunchLayout()))
     return withErrorCode(std::move(E), ErrorCode::InvalidConfiguration);

@@ -247,6 +247,7 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   CO.NumThreads = Opts.Threads;
   CO.Cache = Opts.Cache;
   CO.CheckKinds = Opts.CheckKinds;
+  CO.StackSize = Opts.StackSize;
   Expected<std::unique_ptr<device::Context>> Ctx = device::Context::create(CO);
   if (!Ctx)
     return Ctx.takeError();

@@ -127,8 +127,8 @@ Value *irgen::saturate(FunctionLowering &FL, Value *V) {
   return B.CreateSelect(B.CreateFCmpOGT(V, Zero), Clamped, Zero);
 }
 
-/// Integer division and remainder without traps: x/0 is all ones (or x for
-/// the remainder), INT_MIN/-1 is INT_MIN, as on the GPU.
+/// Integer division and remainder without traps: x/0 and x%0 are all ones,
+/// INT_MIN/-1 is INT_MIN, as on the GPU (an H200 gives all ones for both).
 static Value *safeDivRem(IRBuilder<> &B, Value *X, Value *Y, bool Signed,
                          bool Rem) {
   Type *Ty = X->getType();
@@ -145,10 +145,10 @@ static Value *safeDivRem(IRBuilder<> &B, Value *X, Value *Y, bool Signed,
     SafeY = B.CreateSelect(Overflow, One, SafeY);
     Value *R = Rem ? B.CreateSRem(X, SafeY) : B.CreateSDiv(X, SafeY);
     R = B.CreateSelect(Overflow, Rem ? Zero : Min, R);
-    return B.CreateSelect(ByZero, Rem ? X : Constant::getAllOnesValue(Ty), R);
+    return B.CreateSelect(ByZero, Constant::getAllOnesValue(Ty), R);
   }
   Value *R = Rem ? B.CreateURem(X, SafeY) : B.CreateUDiv(X, SafeY);
-  return B.CreateSelect(ByZero, Rem ? X : Constant::getAllOnesValue(Ty), R);
+  return B.CreateSelect(ByZero, Constant::getAllOnesValue(Ty), R);
 }
 
 /// Shifts whose count is at least the width give 0 (or the sign for .s).
@@ -482,6 +482,12 @@ static Value *floatUnary(FunctionLowering &FL, const ptx::Instruction &I,
     R = saturate(FL, R);
   if (BFloat)
     R = truncateToBFloat(FL, R);
+  // abs and neg of a 16-bit NaN give the canonical NaN (an H200 does; the
+  // ISA leaves the NaN unspecified).
+  if ((I.Op == Opcode::Abs || I.Op == Opcode::Neg) &&
+      (T == ScalarType::F16 || T == ScalarType::BF16 ||
+       T == ScalarType::F16x2 || T == ScalarType::BF16x2))
+    R = canonicalizeNaN(FL, R);
   return fromArith(FL, R, T);
 }
 
@@ -903,7 +909,8 @@ Error InstructionLowering::visitTestp(const ptx::Instruction &I) {
     else if (I.hasModifier(Modifier::Notanumber))
       Class = fcNan;
     else if (I.hasModifier(Modifier::Normal))
-      Class = fcNormal;
+      // The ISA counts both zeros as normal numbers (and GPUs agree).
+      Class = fcNormal | fcZero;
     else
       Class = fcSubnormal;
     Value *R = B.createIsFPClass(toArith(FL, S[0], T), Class);

@@ -112,7 +112,12 @@ void FunctionLowering::emitCall(FunctionCallee Callee, Value *Mask,
                                 ArrayRef<Value *> Slots) {
   SmallVector<Value *, 8> Args{CtxArg, Mask};
   Args.append(Slots.begin(), Slots.end());
+  // The call depth a stack overflow reports (WarpContext::CallDepth).
+  Value *DepthPtr = B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_CallDepth);
+  Value *Depth = B.CreateLoad(B.getInt32Ty(), DepthPtr);
+  B.CreateStore(B.CreateAdd(Depth, B.getInt32(1)), DepthPtr);
   Value *Exited = B.CreateCall(Callee, Args);
+  B.CreateStore(Depth, DepthPtr);
   // A trap, cancel or deadlock in the callee stops this warp too.
   Value *Status = getContextField(WCF_Status, B.getInt32Ty());
   BasicBlock *Ok =

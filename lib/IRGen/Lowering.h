@@ -438,6 +438,8 @@ struct SharedAtomic {
   llvm::Type *Elt = nullptr;
   /// Whether the lanes' old values are read (not for red).
   bool WantOld = true;
+  /// atom.add.f32: subnormal inputs and results become signed zeros.
+  bool FlushSubnormals = false;
 };
 /// Lowers it without locked instructions (SharedAtomics.cpp); returns the
 /// old value of each active lane (a <32 x Elt>), or null if !WantOld.

@@ -196,32 +196,28 @@ static std::optional<AtomicRMWInst::BinOp> atomicOp(const ptx::Instruction &I,
   return std::nullopt;
 }
 
-/// Half-precision atomics (f16, bf16 and their x2 pairs): a compare-and-swap
-/// loop on the bits, with the arithmetic in the half type.
-static Value *halfAtomic(FunctionLowering &FL, AtomicRMWInst::BinOp Op,
-                         ScalarType T, Value *P, Value *V,
-                         AtomicOrdering Ordering) {
+/// A compare-and-swap loop on the bits of *P that stores Combine(old, V),
+/// with the arithmetic in ArithTy; returns the old bits.
+static Value *casLoopAtomic(FunctionLowering &FL, Type *ArithTy, Value *P,
+                            Value *V, AtomicOrdering Ordering,
+                            function_ref<Value *(Value *, Value *)> Combine) {
   IRBuilder<> &B = FL.B;
-  Type *IntTy = V->getType();
-  Type *ArithTy = getArithType(FL, T, /*Vector=*/false);
+  Type *IntTy = B.getIntNTy(ArithTy->getPrimitiveSizeInBits());
+  V = B.CreateBitCast(V, IntTy);
   unsigned Size = IntTy->getPrimitiveSizeInBits() / 8;
   Function *Fn = B.GetInsertBlock()->getParent();
   BasicBlock *Pre = B.GetInsertBlock();
   LoadInst *Init = B.CreateLoad(IntTy, P);
   Init->setAtomic(AtomicOrdering::Monotonic);
   Init->setAlignment(Align(Size));
-  BasicBlock *Loop = BasicBlock::Create(B.getContext(), "half.cas", Fn);
-  BasicBlock *Done = BasicBlock::Create(B.getContext(), "half.done", Fn);
+  BasicBlock *Loop = BasicBlock::Create(B.getContext(), "atom.cas", Fn);
+  BasicBlock *Done = BasicBlock::Create(B.getContext(), "atom.done", Fn);
   B.CreateBr(Loop);
   B.SetInsertPoint(Loop);
   PHINode *Cur = B.CreatePHI(IntTy, 2);
   Cur->addIncoming(Init, Pre);
   Value *A = B.CreateBitCast(Cur, ArithTy), *X = B.CreateBitCast(V, ArithTy);
-  Value *R = Op == AtomicRMWInst::FAdd ? B.CreateFAdd(A, X)
-             : Op == AtomicRMWInst::FMin
-                 ? B.CreateBinaryIntrinsic(Intrinsic::minimumnum, A, X)
-                 : B.CreateBinaryIntrinsic(Intrinsic::maximumnum, A, X);
-  Value *New = B.CreateBitCast(R, IntTy);
+  Value *New = B.CreateBitCast(Combine(A, X), IntTy);
   auto *CX = B.CreateAtomicCmpXchg(P, Cur, New, MaybeAlign(Size), Ordering,
                                    AtomicOrdering::Monotonic);
   Value *Seen = B.CreateExtractValue(CX, 0);
@@ -229,6 +225,23 @@ static Value *halfAtomic(FunctionLowering &FL, AtomicRMWInst::BinOp Op,
   B.CreateCondBr(B.CreateExtractValue(CX, 1), Done, Loop);
   B.SetInsertPoint(Done);
   return Cur;
+}
+
+/// Half-precision atomics (f16, bf16 and their x2 pairs): the arithmetic in
+/// the half type.
+static Value *halfAtomic(FunctionLowering &FL, AtomicRMWInst::BinOp Op,
+                         ScalarType T, Value *P, Value *V,
+                         AtomicOrdering Ordering) {
+  IRBuilder<> &B = FL.B;
+  return casLoopAtomic(FL, getArithType(FL, T, /*Vector=*/false), P, V,
+                       Ordering, [&](Value *A, Value *X) -> Value * {
+                         if (Op == AtomicRMWInst::FAdd)
+                           return B.CreateFAdd(A, X);
+                         return B.CreateBinaryIntrinsic(
+                             Op == AtomicRMWInst::FMin ? Intrinsic::minimumnum
+                                                       : Intrinsic::maximumnum,
+                             A, X);
+                       });
 }
 
 static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
@@ -264,6 +277,10 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
   Type *Elt = FL.getLaneType(T);
   unsigned Size = ptx::getBitWidth(T) / 8;
   AtomicOrdering Ordering = orderingOf(I);
+  // The ISA: atom.add.f32 "flushes subnormal inputs and results to
+  // sign-preserving zero" (red too; GPUs do).
+  bool FlushF32 = T == ScalarType::F32 && !IsCas && Op &&
+                  *Op == AtomicRMWInst::FAdd;
   FL.checkAccess(I, I.Operands[AddrIdx], *Addr, Size, AK_Atomic);
   // Checked atomics are reported, and still run in every lane.
   emitAccessCheck(FL, I, *Addr, Size, CheckAccessKind::Atomic,
@@ -280,6 +297,7 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
       SA.Op = *Op;
     SA.Elt = Elt;
     SA.WantOld = !IsRed && I.Operands[0].Kind != ptx::Operand::Sink;
+    SA.FlushSubnormals = FlushF32;
     Value *Old = lowerSharedAtomic(FL, SA);
     if (!SA.WantOld)
       return Error::success();
@@ -291,6 +309,15 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
     Value *Result;
     if (Half) {
       Result = halfAtomic(FL, *Op, T, P, V, Ordering);
+    } else if (FlushF32) {
+      Result = B.CreateBitCast(
+          casLoopAtomic(FL, Elt, P, V, Ordering,
+                        [&](Value *A, Value *X) {
+                          return flushSubnormal(
+                              FL, B.CreateFAdd(flushSubnormal(FL, A),
+                                               flushSubnormal(FL, X)));
+                        }),
+          Elt);
     } else if (IsCas) {
       Value *Cmp = V, *New = FL.laneOf(Swap->V, Lane);
       if (Elt->isFloatingPointTy()) {

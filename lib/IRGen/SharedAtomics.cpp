@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+#include "Semantics.h"
 #include "llvm/Transforms/Utils/LowerAtomic.h"
 
 using namespace llvm;
@@ -36,6 +37,9 @@ Value *irgen::lowerSharedAtomic(FunctionLowering &FL, const SharedAtomic &A) {
   Value *Mask = FL.getInstMask();
   auto Apply = [&](Value *Cur, unsigned L) -> Value * {
     Value *V = lane(B, A.Val, L);
+    if (A.FlushSubnormals)
+      return flushSubnormal(
+          FL, B.CreateFAdd(flushSubnormal(FL, Cur), flushSubnormal(FL, V)));
     if (!A.IsCas)
       return buildAtomicRMWValue(A.Op, B, Cur, V);
     Value *New = lane(B, A.Swap, L);

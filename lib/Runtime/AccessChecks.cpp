@@ -179,22 +179,29 @@ std::string runtime::describeAccessFault(const WarpContext &Ctx,
   return Text;
 }
 
-std::string runtime::describeSignalFault(const WarpContext *Ctx,
-                                         uint64_t Address,
-                                         uint64_t StackPointer,
-                                         const KernelLayout &L,
-                                         const std::string &Where) {
+std::string
+runtime::describeSignalFault(const WarpContext *Ctx, uint64_t Address,
+                             uint64_t StackPointer, const KernelLayout &L,
+                             const std::string &Where, uint64_t ThreadStackSize,
+                             StringRef StackSizeOption) {
   // A fault within a frame's reach of the stack pointer ran into the
   // stack's guard page; device addresses never lie there.
   constexpr uint64_t FrameReach = 64 * 1024;
   if (StackPointer && !isInDeviceArena(Address) &&
       Address + FrameReach >= StackPointer &&
-      Address <= StackPointer + FrameReach)
-    return formatv("stack overflow in {0}: the warp's device functions need "
-                   "more stack than it has (recursion too deep, or too much "
-                   ".local memory per call)\n  address 0x{1:x-}, stack "
-                   "pointer 0x{2:x-}",
-                   Where, Address, StackPointer);
+      Address <= StackPointer + FrameReach) {
+    std::string Depth =
+        Ctx ? formatv("recursion depth {0}", Ctx->CallDepth).str()
+            : std::string("recursion depth unknown");
+    return formatv("stack overflow in {0}: {1} need more than the stack of "
+                   "{2} bytes per thread ({3}; raise it with {4})\n  address "
+                   "0x{5:x-}, stack pointer 0x{6:x-}",
+                   Where,
+                   Ctx && !Ctx->CallDepth ? "the kernel's own frames"
+                                          : "its device functions",
+                   ThreadStackSize, Depth, StackSizeOption, Address,
+                   StackPointer);
+  }
   std::string Text;
   // The site is the last global or generic access: only a fault in the
   // device range is sure to be it.

@@ -71,6 +71,17 @@ private:
   char *SharedBase;
   uint64_t SharedSize;
   std::vector<Cell> Shadow;
+  /// Per 4-byte word of shared memory: the epoch in which it became
+  /// read-saturated (every byte written before, not written in the epoch,
+  /// and read by two threads in it, not atomically), after which another
+  /// read in the epoch can neither report nor change what a later access
+  /// would report, and skips the byte cells.
+  std::vector<uint32_t> ReadSaturated;
+  bool isReadSaturated(uint64_t Off, unsigned Size, uint32_t E) const;
+  uint32_t unsaturatedReads(uint32_t Lanes, const uint64_t *Addrs,
+                            unsigned Size) const;
+  void updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
+                            bool Writes);
   uint64_t CTAGen = 0;
   uint32_t CTAStart = 0;
   /// Keys this worker has reported (the session's set takes a lock).

@@ -31,8 +31,10 @@ CTACheck::CTACheck(const LaunchCheck &L, CTAScheduler &S, const uint32_t Blk[3],
                    char *SharedBase, uint64_t SharedSize)
     : L(L), Sched(S), SharedBase(SharedBase), SharedSize(SharedSize) {
   std::copy(Blk, Blk + 3, Block);
-  if (L.Kinds & (CheckRaces | CheckInit))
+  if (L.Kinds & (CheckRaces | CheckInit)) {
     Shadow.resize(SharedSize);
+    ReadSaturated.resize(SharedSize / 4);
+  }
 }
 
 void CTACheck::startCTA(const uint32_t Id[3]) {
@@ -118,6 +120,35 @@ void CTACheck::race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
              .str());
 }
 
+bool CTACheck::isReadSaturated(uint64_t Off, unsigned Size, uint32_t E) const {
+  uint64_t First = Off / 4, Last = (Off + Size - 1) / 4;
+  if (Last >= ReadSaturated.size())
+    return false;
+  for (uint64_t W = First; W <= Last; ++W)
+    if (ReadSaturated[W] != E)
+      return false;
+  return true;
+}
+
+void CTACheck::updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
+                                    bool Writes) {
+  uint64_t First = Off / 4, Last = (Off + Size - 1) / 4;
+  for (uint64_t W = First; W <= Last && W < ReadSaturated.size(); ++W) {
+    if (Writes) {
+      ReadSaturated[W] = 0;
+      continue;
+    }
+    bool Saturated = true;
+    for (unsigned B = 0; B != 4 && Saturated; ++B) {
+      const Cell &C = Shadow[W * 4 + B];
+      Saturated = C.WEpoch >= CTAStart && C.WEpoch != E && C.REpoch == E &&
+                  C.R2Epoch == E && !C.RAtomic && !C.R2Atomic;
+    }
+    if (Saturated)
+      ReadSaturated[W] = E;
+  }
+}
+
 bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
                            CheckAccessKind K, uint32_t Line) {
   if (Off >= SharedSize || SharedSize - Off < Size) {
@@ -136,6 +167,9 @@ bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
   uint32_t E = epoch();
   bool Reads = K != CheckAccessKind::Write;
   bool Writes = K != CheckAccessKind::Read;
+  // Epochs never repeat and start at 1, so a zeroed word is not saturated.
+  if (!Writes && isReadSaturated(Off, Size, E))
+    return true;
   bool Atomic = K == CheckAccessKind::Atomic;
   const char *Name = Atomic ? "Atomic" : Writes ? "Write" : "Read";
   bool Races = L.Kinds & CheckRaces;
@@ -170,6 +204,7 @@ bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
     if (Writes)
       C.WEpoch = E, C.WLine = Line, C.WTid = Tid, C.WAtomic = Atomic;
   }
+  updateReadSaturation(Off, Size, E, Writes);
   if (Uninit && (L.Kinds & CheckInit)) {
     std::string Key = formatv("init|{0}", Line).str();
     if (!reported(Key))
@@ -258,6 +293,24 @@ bool CTACheck::fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs,
   return true;
 }
 
+uint32_t CTACheck::unsaturatedReads(uint32_t Lanes, const uint64_t *Addrs,
+                                    unsigned Size) const {
+  // The common read of a tile in shared memory: lanes whose aligned,
+  // in-bounds words are all read-saturated need no further look.
+  if (ReadSaturated.empty())
+    return Lanes;
+  uintptr_t Shared = reinterpret_cast<uintptr_t>(SharedBase);
+  uint32_t E = epoch(), Todo = 0;
+  for (uint32_t M = Lanes; M; M &= M - 1) {
+    unsigned Lane = countr_zero(M);
+    uint64_t Off = Addrs[Lane] - Shared;
+    if ((Off & ((Size & -Size) - 1)) || Off >= SharedSize ||
+        SharedSize - Off < Size || !isReadSaturated(Off, Size, E))
+      Todo |= 1u << Lane;
+  }
+  return Todo;
+}
+
 uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
                           const uint64_t *Addrs, uint32_t Line) {
   CheckSpace Space = checkAccessSpace(Info);
@@ -268,8 +321,11 @@ uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
   uintptr_t Shared = reinterpret_cast<uintptr_t>(SharedBase);
   if (Space != CheckSpace::Shared && fitsOneRegion(Lanes, Addrs, Size))
     return Lanes;
+  uint32_t Todo = Space == CheckSpace::Shared && K == CheckAccessKind::Read
+                      ? unsaturatedReads(Lanes, Addrs, Size)
+                      : Lanes;
   uint32_t Allowed = Lanes;
-  for (uint32_t M = Lanes; M; M &= M - 1) {
+  for (uint32_t M = Todo; M; M &= M - 1) {
     unsigned Lane = countr_zero(M);
     unsigned Tid = Warp * WarpSize + Lane;
     uint64_t A = Addrs[Lane];

@@ -1,7 +1,6 @@
 //===- Launch.cpp - Running a compiled kernel over a grid -----------------===//
 
 #include "ptxjit/Runtime/Launch.h"
-#include "ptxjit/Runtime/DeviceArena.h"
 #include "CTACheck.h"
 #include "ptxjit/ABI/CompiledKernel.h"
 #include "ptxjit/ABI/WarpABI.h"
@@ -9,7 +8,9 @@
 #include "ptxjit/Runtime/AsyncDomain.h"
 #include "ptxjit/Runtime/CTAErrors.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
+#include "ptxjit/Runtime/DeviceArena.h"
 #include "ptxjit/Runtime/DevicePrintf.h"
+#include "ptxjit/Runtime/Fiber.h"
 #include "ptxjit/Runtime/GridProgress.h"
 #include "ptxjit/Runtime/GuardedMemory.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -183,15 +184,29 @@ std::string lanesText(uint32_t Lanes) {
   return Text;
 }
 
-/// The fiber stack a warp of a kernel with this layout needs: the default,
-/// or its .local frames (32 copies) on top of it when they would take more
-/// than a quarter of it (0: the default).
-static size_t getWarpStackSize(const KernelLayout &L) {
-  uint64_t Frames = L.LocalBytesPerLane * WarpSize;
-  if (Frames <= runtime::FiberStackPool::DefaultStackSize / 4)
-    return 0;
-  return Frames + runtime::FiberStackPool::DefaultStackSize;
+} // namespace
+
+Expected<uint32_t> ptxjit::parseThreadStackSize(StringRef Text) {
+  uint64_t Bytes;
+  if (Text.trim().getAsInteger(0, Bytes) || Bytes == 0 ||
+      Bytes > MaxThreadStackSize)
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid stack size '%s': give bytes per "
+                             "thread, 1 to %u",
+                             Text.str().c_str(), MaxThreadStackSize);
+  return uint32_t(Bytes);
 }
+
+uint64_t ptxjit::getWarpStackSize(const KernelLayout &L,
+                                  uint64_t ThreadStackSize) {
+  constexpr uint64_t MinStack = 64 * 1024;
+  uint64_t Base =
+      std::max(ThreadStackSize * WarpStackBytesPerThreadByte, MinStack);
+  uint64_t Frames = L.LocalBytesPerLane * WarpSize;
+  return Frames <= Base / 4 ? Base : Base + Frames;
+}
+
+namespace {
 
 /// Whether the warps run as fibers: for CTA barriers, or because their
 /// .local frames are more than a worker thread's stack should hold (phases
@@ -233,6 +248,19 @@ void releaseSharedMemory(char *Base, uint64_t Size) {
   CachedShared.Size = Size;
 }
 
+/// A host thread keeps the stack it ran its last launch's CTAs on
+/// (CTAWorker::runFrom) for the next launch with stacks of that size, as it
+/// keeps shared memory: mapping one costs system calls. Not one larger than
+/// MaxKeptWorkerStack, whose touched pages would stay resident.
+thread_local std::unique_ptr<runtime::FiberStackPool> WorkerStacks;
+constexpr size_t MaxKeptWorkerStack = 1 << 20;
+
+Expected<runtime::FiberStack> acquireWorkerStack(size_t Size) {
+  if (!WorkerStacks || WorkerStacks->stackSize() != Size)
+    WorkerStacks = std::make_unique<runtime::FiberStackPool>(Size);
+  return WorkerStacks->acquire();
+}
+
 /// Hands out the CTAs of one launch to its workers in chunks: large while
 /// much is left, to keep the shared counter cool, and shrinking toward the
 /// end (guided self-scheduling), so that the workers finish together.
@@ -272,6 +300,7 @@ struct ClusterSlot {
 class CTAWorker {
 public:
   ~CTAWorker() {
+    consumeError(std::move(OnStackResult));
     if (!Cluster)
       releaseSharedMemory(SharedBase, std::max<uint64_t>(SharedSize, 16));
   }
@@ -282,7 +311,8 @@ public:
             unsigned WorkerIndex, unsigned NumWorkers,
             runtime::FiberStackPool &Pool, const uint32_t *EnvRegs,
             const ClusterSlot *Cluster = nullptr)
-      : K(K), C(C), Scheduler(Pool), Cluster(Cluster) {
+      : K(K), C(C), WarpStackSize(Pool.stackSize()), Scheduler(Pool),
+        Cluster(Cluster) {
     const uint32_t *B = C.Block;
     NumThreads = B[0] * B[1] * B[2];
     NumWarps = (NumThreads + WarpSize - 1) / WarpSize;
@@ -355,6 +385,19 @@ public:
   Error runFrom(CTAQueue &Q) {
     if (!SharedBase)
       return sharedMemoryError();
+    // The CTAs run on a stack of the launch's warp stack size, not on the
+    // thread's, so a warp without a fiber of its own (no barriers, or
+    // phases) has the same stack as one with: what --stack-size says.
+    Expected<runtime::FiberStack> Stack = acquireWorkerStack(WarpStackSize);
+    if (!Stack)
+      return makeLaunchError(runtime::LaunchFailure::OutOfResources,
+                             toString(Stack.takeError()));
+    llvm::scope_exit ReleaseStack([&] {
+      WorkerStacks->release(*Stack);
+      // A large stack a deep recursion touched is not kept resident.
+      if (WarpStackSize > MaxKeptWorkerStack)
+        WorkerStacks.reset();
+    });
     // A fault in the kernel (a wild access, a stack overflow) comes back
     // here: the running CTA's warps are abandoned and the launch fails. One
     // recovery point for all of the worker's CTAs: sigsetjmp saving the
@@ -365,9 +408,11 @@ public:
       return faultError(Fault.CTA, Fault.FaultAddress, Fault.StackPointer);
     }
     runtime::setKernelFaultContext(&Fault);
-    Error E = runCTAs(Q);
+    Queue = &Q;
+    OnStack.reset(*Stack, &CTAWorker::runOnStack, this);
+    OnStack.resume();
     runtime::setKernelFaultContext(nullptr);
-    return E;
+    return std::move(OnStackResult);
   }
 
   /// Cooperative launches: runs CTA Linear on the calling fiber. A fault
@@ -390,14 +435,19 @@ public:
     const WarpContext *Ctx = W < Slots.size() ? &Slots[W].Ctx : nullptr;
     return makeLaunchError(
         runtime::LaunchFailure::IllegalAddress,
-        runtime::describeSignalFault(
-            Ctx, reinterpret_cast<uintptr_t>(Address), StackPointer, K.Layout,
-            Where));
+        runtime::describeSignalFault(Ctx, reinterpret_cast<uintptr_t>(Address),
+                                     StackPointer, K.Layout, Where, C.StackSize,
+                                     C.StackSizeOption));
   }
 
   LaunchStats Stats;
 
 private:
+  static void runOnStack(void *Self) {
+    auto *W = static_cast<CTAWorker *>(Self);
+    W->OnStackResult = W->runCTAs(*W->Queue);
+  }
+
   Error runCTAs(CTAQueue &Q) {
     while (!Q.Failed.load(std::memory_order_relaxed)) {
       if (C.Cancel && C.Cancel->load(std::memory_order_relaxed))
@@ -537,6 +587,11 @@ private:
 
   const CompiledKernel &K;
   const LaunchConfig &C;
+  size_t WarpStackSize;
+  /// runFrom runs the CTAs of Queue on OnStack.
+  CTAQueue *Queue = nullptr;
+  runtime::Fiber OnStack;
+  Error OnStackResult = Error::success();
   unsigned NumThreads, NumWarps;
   uint64_t SharedSize;
   char *SharedBase = nullptr;
@@ -993,6 +1048,10 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
                            const LaunchConfig &C, LaunchStats *Stats) {
   if (Error E = validateLaunch(C, K.Layout))
     return E;
+  if (C.StackSize == 0 || C.StackSize > MaxThreadStackSize)
+    return valueError(formatv("a stack of {0} bytes per thread is out of "
+                              "range (1..{1})",
+                              C.StackSize, MaxThreadStackSize));
   for (unsigned D = 0; D != 3; ++D)
     if (C.Block[D] != K.Shape.BlockDim[D])
       return valueError("kernel was compiled for a different block shape");
@@ -1045,7 +1104,7 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
   Error FirstError = Error::success();
   std::vector<LaunchStats> PerWorker(Workers);
 
-  runtime::FiberStackPool Pool(getWarpStackSize(K.Layout));
+  runtime::FiberStackPool Pool(getWarpStackSize(K.Layout, C.StackSize));
   CooperativeGrid Grid(Workers, C.GridStallSeconds);
   auto Record = [&](Error E) {
     if (!E)

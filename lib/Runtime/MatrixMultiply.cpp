@@ -4,13 +4,16 @@
 // matrices (MatrixABI.h says which lane holds which element), D = A * B + C
 // is computed, and D goes back into fragments.
 //
-// The arithmetic is the model the tests state, within what the PTX ISA
-// leaves to the implementation ("the accumulation order, rounding and
-// handling of subnormal inputs are unspecified"): products of .f16, .bf16,
-// .tf32, .e4m3 and .e5m2 elements are exact, and they are added to the C
-// element one after another in K order, rounding each sum to .f32 (to
-// nearest even); subnormals are kept, a NaN result is the canonical NaN,
-// and .f16 results are rounded once from that .f32 value. .f64 is a chain
+// The arithmetic, within what the PTX ISA leaves to the implementation
+// ("the accumulation order, rounding and handling of subnormal inputs are
+// unspecified"): .f16, .bf16 and .tf32 multiplicands with .f32 C and D in
+// the shapes with K = 8 or 16 are summed as an H200's tensor cores do
+// (TensorCoreSum.h, docs/TensorCoreNumerics.md). The other forms keep an
+// unverified model: products of .f16, .bf16, .tf32, .e4m3 and .e5m2
+// elements are exact, and they are added to the C element one after
+// another in K order, rounding each sum to .f32 (to nearest even);
+// subnormals are kept, a NaN result is the canonical NaN, and .f16 results
+// are rounded once from that .f32 value. .f64 is a chain
 // of fused multiply-adds in K order, rounded as the instruction says.
 // Integers are added exactly, then wrapped to 32 bits or, with .satfinite,
 // clamped.
@@ -20,6 +23,7 @@
 #include "ptxjit/ABI/MatrixABI.h"
 #include "ptxjit/ABI/RoundingHelpers.h"
 #include "ptxjit/ABI/RuntimeEntryPoints.h"
+#include "ptxjit/Runtime/TensorCoreSum.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/bit.h"
 #include <cmath>
@@ -270,6 +274,13 @@ void accumulateInDouble(const float *A, const float *B, float *C,
   });
 }
 
+/// Whether the form's sums follow the measured tensor-core rule.
+bool followsTensorCoreRule(const MatrixMultiply &Op) {
+  return (Op.A == ME_F16 || Op.A == ME_BF16 || Op.A == ME_TF32) &&
+         Op.B == Op.A && Op.C == ME_F32 && Op.D == ME_F32 &&
+         (Op.K == 8 || Op.K == 16);
+}
+
 /// Calls F with a function converting element bits of type E to float.
 template <typename Fn> void withFloatDecoder(MatrixElement E, Fn F) {
   switch (E) {
@@ -292,8 +303,12 @@ void multiplyFloat(const Plan &P, void *D, const void *A, const void *B,
   withFloatDecoder(Op.A, [&](auto Decode) { P.A.unpack(A, XA, Decode); });
   withFloatDecoder(Op.B, [&](auto Decode) { P.B.unpack(B, XB, Decode); });
   withFloatDecoder(Op.C, [&](auto Decode) { P.C.unpack(C, XC, Decode); });
-  (HasFma ? accumulateWithFma : accumulateInDouble)(XA, XB, XC, P.Batches, Op.M,
-                                                    Op.N, Op.K);
+  if (followsTensorCoreRule(Op))
+    runtime::tensorCoreMultiply(XA, XB, XC, Op.M, Op.N, Op.K,
+                                Op.A == ME_F16 ? -14 : -126);
+  else
+    (HasFma ? accumulateWithFma : accumulateInDouble)(XA, XB, XC, P.Batches,
+                                                      Op.M, Op.N, Op.K);
   if (Op.D == ME_F16)
     P.D.pack(D, XC, [](float V) { return uint64_t(toHalf(V)); });
   else

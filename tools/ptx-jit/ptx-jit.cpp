@@ -25,6 +25,7 @@
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/PTX/Printer.h"
 #include "ptxjit/Runtime/Checking.h"
+#include "ptxjit/Runtime/Launch.h"
 #include "ptxjit/Transforms/Pipeline.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -167,6 +168,12 @@ static cl::opt<std::string> CheckKinds(
              "nonzero (docs/CHECKING.md)"),
     cl::value_desc("tools"), cl::sub(RunCmd), cl::sub(EmitLLVMCmd),
     cl::cat(LaunchCategory));
+static cl::opt<std::string> StackSize(
+    "stack-size",
+    cl::desc("Device stack per thread in bytes, as cudaLimitStackSize "
+             "(default 1024; at most 524288): each warp runs on a native "
+             "stack 256 times as large, plus its .local frames"),
+    cl::value_desc("bytes"), cl::sub(RunCmd), cl::cat(LaunchCategory));
 static cl::opt<unsigned> Threads("threads", cl::init(0),
                                  cl::desc("Host threads running CTAs (default: "
                                           "one per core)"),
@@ -465,6 +472,12 @@ int main(int argc, char **argv) {
     Opts.PrintLimit = PrintLimit;
     Opts.TimeoutSeconds = Timeout;
     Opts.Threads = Threads;
+    if (StackSize.getNumOccurrences()) {
+      Expected<uint32_t> Bytes = parseThreadStackSize(StackSize);
+      if (!Bytes)
+        return reportError(Bytes.takeError());
+      Opts.StackSize = *Bytes;
+    }
     Opts.Cache = getCacheOptions();
     Opts.Input = InputStats;
     // The first Ctrl-C stops the launch and says where its warps were.

@@ -243,6 +243,28 @@ TEST(ContextTest, LaunchErrorsHaveCUDACodes) {
   EXPECT_EQ(download(*C, P, 1)[0], 1u);
 }
 
+// cudaDeviceSetLimit's limits: CUDA's defaults, values kept, a stack size
+// out of range rejected and the old one kept.
+TEST(ContextTest, LimitsStartAtCUDAsDefaultsAndKeepWhatIsSet) {
+  auto C = makeContext();
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->getLimit(Limit::StackSize), 1024u);
+  EXPECT_EQ(C->getLimit(Limit::PrintfFifoSize), 1u << 20);
+  EXPECT_EQ(C->getLimit(Limit::MallocHeapSize), 8u << 20);
+  ASSERT_TRUE(ok(C->setLimit(Limit::StackSize, 4096)));
+  ASSERT_TRUE(ok(C->setLimit(Limit::MallocHeapSize, 1 << 24)));
+  EXPECT_EQ(C->getLimit(Limit::StackSize), 4096u);
+  EXPECT_EQ(C->getLimit(Limit::MallocHeapSize), 1u << 24);
+  EXPECT_EQ(codeOf(C->setLimit(Limit::StackSize, 0)), ErrorCode::InvalidValue);
+  EXPECT_EQ(codeOf(C->setLimit(Limit::StackSize, 512 * 1024 + 1)),
+            ErrorCode::InvalidValue);
+  EXPECT_EQ(C->getLimit(Limit::StackSize), 4096u);
+  ContextOptions Opts;
+  Opts.StackSize = 0;
+  Expected<std::unique_ptr<Context>> Bad = Context::create(Opts);
+  EXPECT_EQ(codeOf(Bad), ErrorCode::InvalidValue);
+}
+
 TEST(ContextTest, BadPTXIsAnInvalidPtxErrorWithItsDiagnostics) {
   auto C = makeContext();
   ASSERT_TRUE(C);

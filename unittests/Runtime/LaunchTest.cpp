@@ -52,6 +52,35 @@ std::string validate(const LaunchConfig &C, const KernelLayout &L = {}) {
   return E ? toString(std::move(E)) : std::string();
 }
 
+// --stack-size and PTXJIT_STACK_SIZE: bytes per thread, 1..512 KiB.
+TEST(ThreadStackSize, ParsesBytesInRange) {
+  Expected<uint32_t> B = parseThreadStackSize("4096");
+  ASSERT_TRUE(bool(B)) << toString(B.takeError());
+  EXPECT_EQ(*B, 4096u);
+  B = parseThreadStackSize("0x80000");
+  ASSERT_TRUE(bool(B)) << toString(B.takeError());
+  EXPECT_EQ(*B, 512u * 1024);
+  for (const char *Bad :
+       {"0", "524289", "-1", "4k", "", "99999999999999999999"}) {
+    Expected<uint32_t> E = parseThreadStackSize(Bad);
+    ASSERT_FALSE(bool(E)) << Bad;
+    EXPECT_NE(toString(E.takeError()).find("1 to 524288"), std::string::npos);
+  }
+}
+
+// 256 native bytes a warp per byte a thread, at least 64 KiB, plus the
+// .local frames (32 copies) past a quarter of that.
+TEST(ThreadStackSize, MapsToTheWarpStack) {
+  KernelLayout L;
+  EXPECT_EQ(getWarpStackSize(L, 1024), 256u * 1024);
+  EXPECT_EQ(getWarpStackSize(L, 8192), 2048u * 1024);
+  EXPECT_EQ(getWarpStackSize(L, 16), 64u * 1024);
+  L.LocalBytesPerLane = 2048; // 64 KiB a warp: a quarter of 256 KiB
+  EXPECT_EQ(getWarpStackSize(L, 1024), 256u * 1024);
+  L.LocalBytesPerLane = 4096; // 128 KiB a warp
+  EXPECT_EQ(getWarpStackSize(L, 1024), 384u * 1024);
+}
+
 TEST(ValidateLaunch, AcceptsTheLimits) {
   EXPECT_EQ(validate(config(1, 1, 1, 1, 1, 1)), "");
   EXPECT_EQ(validate(config(1, 1, 1, 1024, 1, 1)), "");

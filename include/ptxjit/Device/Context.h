@@ -29,8 +29,10 @@
 #include "ptxjit/Device/Kernel.h"
 #include "ptxjit/Device/Module.h"
 #include "ptxjit/Device/Stream.h"
+#include "ptxjit/Runtime/Launch.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <atomic>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -66,7 +68,18 @@ struct ContextOptions {
   /// The checking mode: CheckABI.h's CheckKind bits every kernel is
   /// compiled and run with (0: none); unset, PTXJIT_CHECK's.
   std::optional<unsigned> CheckKinds;
+  /// The device stack per thread launches start with (cudaLimitStackSize;
+  /// 1..MaxThreadStackSize), and how the user raises it, for a stack
+  /// overflow's report.
+  uint32_t StackSize = DefaultThreadStackSize;
+  std::string StackSizeOption = "--stack-size";
+  /// Print a kernel's failure to stderr as it becomes the sticky error:
+  /// the CUDA libraries' programs see only its code.
+  bool ReportStickyErrors = false;
 };
+
+/// The limits of cudaDeviceSetLimit a context keeps.
+enum class Limit { StackSize, PrintfFifoSize, MallocHeapSize };
 
 struct LaunchOptions {
   /// A launch still running after this many seconds is stopped with
@@ -161,6 +174,14 @@ public:
   /// run and compile times (PTXJIT_STATS).
   void printStats(llvm::raw_ostream &OS) const;
 
+  // Limits. A launch takes the values set when it is queued.
+
+  /// InvalidValue for a stack size out of 1..MaxThreadStackSize.
+  llvm::Error setLimit(Limit L, uint64_t Value);
+  /// The stack size starts as ContextOptions::StackSize; the printf FIFO
+  /// and malloc heap as on a GPU (1 MiB, 8 MiB), kept but not used.
+  uint64_t getLimit(Limit L) const;
+
   // Errors.
 
   /// The sticky error, if a kernel has failed (a copy each call).
@@ -190,6 +211,7 @@ private:
   std::mutex JITLock;
   std::unique_ptr<KernelJIT> JIT;
   std::unique_ptr<cache::DiskCache> Cache; ///< guarded by JITLock
+  std::atomic<uint64_t> Limits[3];
 
   mutable std::mutex Lock; ///< guards the members below
   std::list<std::unique_ptr<Module>> Modules;

@@ -5,6 +5,7 @@
 
 #include "ptxjit/Cache/DiskCache.h"
 #include "ptxjit/Driver/LoadInput.h"
+#include "ptxjit/Runtime/Launch.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <memory>
@@ -40,6 +41,7 @@ struct RunOptions {
   uint64_t PrintLimit = 0;   ///< elements printed per `>-` buffer; 0: all
   double TimeoutSeconds = 0; ///< 0: none
   unsigned Threads = 0;      ///< 0: one per core
+  uint32_t StackSize = DefaultThreadStackSize; ///< --stack-size, per thread
   /// The kernel cache; none: compile.
   std::optional<cache::DiskCacheOptions> Cache;
   /// How the input was read, for --stats.

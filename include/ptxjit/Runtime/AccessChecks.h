@@ -15,6 +15,7 @@
 
 #include "ptxjit/ABI/CompiledKernel.h"
 #include "ptxjit/ABI/WarpABI.h"
+#include "llvm/ADT/StringRef.h"
 #include <string>
 
 namespace ptxjit {
@@ -35,10 +36,14 @@ std::string describeAccessFault(const WarpContext &Ctx, const KernelLayout &L,
 
 /// The report of a fault a signal caught at Address while the warp at Ctx
 /// ran (null if not known), with the stack pointer at the fault (0 if not
-/// known).
+/// known). A stack overflow's report gives the warp's call depth, the
+/// launch's stack of ThreadStackSize bytes per thread and StackSizeOption,
+/// how to raise it.
 std::string describeSignalFault(const WarpContext *Ctx, uint64_t Address,
                                 uint64_t StackPointer, const KernelLayout &L,
-                                const std::string &Where);
+                                const std::string &Where,
+                                uint64_t ThreadStackSize,
+                                llvm::StringRef StackSizeOption);
 
 } // namespace runtime
 } // namespace ptxjit

@@ -26,6 +26,16 @@ namespace runtime {
 struct LaunchCheck;
 } // namespace runtime
 
+/// The device stack of each thread (cudaLimitStackSize): CUDA's default,
+/// and at most a GPU's local memory per thread.
+constexpr uint32_t DefaultThreadStackSize = 1024;
+constexpr uint32_t MaxThreadStackSize = 512 * 1024;
+/// A warp's 32 lanes run on one native stack: this many bytes of it for
+/// each byte of the per-thread stack (256 KiB for CUDA's 1 KiB). Its
+/// frames hold registers as 32-lane vectors, so 8 bytes a lane leaves room
+/// for what a GPU frame of that size holds (see docs/Debugging.md).
+constexpr uint64_t WarpStackBytesPerThreadByte = 256;
+
 struct LaunchConfig {
   uint32_t Grid[3] = {1, 1, 1};
   uint32_t Block[3] = {1, 1, 1};
@@ -51,7 +61,22 @@ struct LaunchConfig {
   /// The checking mode (Checking.h): set for kernels compiled with
   /// IRGenOptions::CheckKinds.
   const runtime::LaunchCheck *Check = nullptr;
+  /// Device stack per thread in bytes (1..MaxThreadStackSize): each warp
+  /// runs on getWarpStackSize of it.
+  uint32_t StackSize = DefaultThreadStackSize;
+  /// How the user raises StackSize, for a stack overflow's report.
+  const char *StackSizeOption = "--stack-size";
 };
+
+/// A per-thread stack size as --stack-size and PTXJIT_STACK_SIZE give it:
+/// bytes, 1..MaxThreadStackSize, decimal or 0x hex.
+llvm::Expected<uint32_t> parseThreadStackSize(llvm::StringRef Text);
+
+/// The native stack each warp of a kernel with Layout runs on for a
+/// per-thread stack of ThreadStackSize bytes: WarpStackBytesPerThreadByte
+/// times it (at least 64 KiB), plus the kernel's .local frames (32 copies)
+/// when they would take more than a quarter of that.
+uint64_t getWarpStackSize(const KernelLayout &Layout, uint64_t ThreadStackSize);
 
 /// Clusters of more CTAs need cudaFuncAttributeNonPortableClusterSizeAllowed
 /// on a GPU; up to 16 run here either way.

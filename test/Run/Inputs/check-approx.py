@@ -134,8 +134,10 @@ def check_unary(name, fn, xs, ys, ftz):
         elif ftz and got == 0:
             # .ftz flushes subnormal results: zero is right when the result
             # may be subnormal.
-            ref, tol = bound(fn, x)
-            ok = abs(ref) - tol < 2.0 ** -126
+            b = bound(fn, x)
+            # Where the ISA promises nothing (sin/cos beyond 100 pi), a zero
+            # is as good as any value in [-1, 1] (an H200 gives one).
+            ok = b is None or abs(b[0]) - b[1] < 2.0 ** -126
         else:
             ok = within(fn, x, got)
             if ok and ftz and abs(got) < 2.0 ** -126:

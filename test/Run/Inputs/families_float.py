@@ -412,10 +412,12 @@ def f32_sign_class():
 
     def testp(x, cls):
         nan, inf = R.is_nan(x, F32), R.is_inf(x, F32)
-        sub, zero = R.is_subnormal(x, F32), R.is_zero(x, F32)
+        sub = R.is_subnormal(x, F32)
         return int({"finite": not nan and not inf, "infinite": inf,
                     "number": not nan, "notanumber": nan,
-                    "normal": not (nan or inf or sub or zero),
+                    # The ISA: "positive and negative zero are considered
+                    # normal numbers" (an H200 agrees).
+                    "normal": not (nan or inf or sub),
                     "subnormal": sub}[cls])
     ops = [
         Op("abs", "f32", "abs.f32 {d}, {a};", lambda a, b: a & 0x7FFFFFFF),
@@ -436,5 +438,5 @@ abs and neg change the sign (of a NaN input they give some NaN, as the ISA
 says); copysign moves only the sign bit, keeping b's NaN payload (printed
 as bits); .ftz flushes subnormals first. testp
 classifies each value: finite, infinite, number, notanumber, normal,
-subnormal (zero is neither normal nor subnormal).
+subnormal (the ISA counts both zeros as normal).
 """, [Input("a", "f32", a, buffer_type="u32"), Input("b", "f32", bsrc)], ops)

@@ -45,6 +45,12 @@ def relu(r, f):
     return 0 if R.is_neg(r, f) else r  # -0 too: max(r, +0), -0 < +0
 
 
+def nan_or(x, f, r):
+    """abs and neg of a NaN give the canonical NaN (the ISA leaves the NaN
+    unspecified; an H200 gives the canonical one), else r."""
+    return R.CANONICAL_NAN[f.name] if R.is_nan(x, f) else r
+
+
 def fma(a, b, c, f, ftz=False):
     return R.f_fma(a, b, c, f, "rn", ftz=ftz)
 
@@ -63,8 +69,8 @@ def f16_arith():
 inf, subnormals kept unless .ftz); fma is a single rounding of a*b+c (the
 last fixed lane, 3 * 0x1.00cp0 + 2^-24, goes wrong when rounded through
 .f32 first); .sat clamps to [0, 1]; .relu clamps negative results to +0
-and NaN to the canonical NaN (printed as bits); min/max follow the .f32
-rules.
+and NaN to the canonical NaN (printed as bits), as abs and neg do with a
+NaN; min/max follow the .f32 rules.
 """, [Input("a", "f16", a), Input("b", "f16", b), Input("c", "f16", c)], [
         Op("add", "f16", "add.f16 {d}, {a}, {b};",
            lambda a, b, c: R.f_add(a, b, F16)),
@@ -88,8 +94,10 @@ rules.
            lambda a, b, c: R.f_min_max(a, b, F16, False)),
         Op("max_NaN", "b16", "max.NaN.f16 {d}, {a}, {b};",
            lambda a, b, c: R.f_min_max(a, b, F16, True, nan_mode=True)),
-        Op("neg", "b16", "neg.f16 {d}, {a};", lambda a, b, c: a ^ 0x8000),
-        Op("abs", "b16", "abs.f16 {d}, {a};", lambda a, b, c: a & 0x7FFF),
+        Op("neg", "b16", "neg.f16 {d}, {a};",
+           lambda a, b, c: nan_or(a, F16, a ^ 0x8000)),
+        Op("abs", "b16", "abs.f16 {d}, {a};",
+           lambda a, b, c: nan_or(a, F16, a & 0x7FFF)),
     ])
 
 
@@ -125,7 +133,8 @@ last fixed lane's fma (3 * 0x1.06p0 + 2^-133) needs a single rounding.
            lambda a, b, c: R.f_min_max(a, b, BF16, False)),
         Op("max", "bf16", "max.bf16 {d}, {a}, {b};",
            lambda a, b, c: R.f_min_max(a, b, BF16, True)),
-        Op("neg", "b16", "neg.bf16 {d}, {a};", lambda a, b, c: a ^ 0x8000),
+        Op("neg", "b16", "neg.bf16 {d}, {a};",
+           lambda a, b, c: nan_or(a, BF16, a ^ 0x8000)),
     ])
 
 

@@ -138,7 +138,7 @@ def int_div_rem():
 
     def srem(a, b):
         if b == 0:
-            return a
+            return -1
         if a == INT_MIN and b == -1:
             return 0
         return a - trunc_div(a, b) * b
@@ -147,12 +147,12 @@ def int_div_rem():
         return 0xFFFFFFFF if u32(b) == 0 else u32(a) // u32(b)
 
     def urem(a, b):
-        return u32(a) if u32(b) == 0 else u32(a) % u32(b)
+        return 0xFFFFFFFF if u32(b) == 0 else u32(a) % u32(b)
     return Test("int-div-rem", """
 div and rem round toward zero; the remainder takes the dividend's sign.
 INT_MIN / -1 wraps to INT_MIN (remainder 0). The ISA leaves division by zero
-machine-specific; it must not trap, and ptx-jit gives what NVIDIA GPUs give:
-all ones for the quotient, the dividend for the remainder.
+machine-specific; it must not trap, and ptx-jit gives what NVIDIA GPUs give
+(an H200, sm_90): all ones for the quotient and for the remainder.
 """, [a, b], [
         Op("div_s32", "s32", "div.s32 {d}, {a}, {b};", sdiv),
         Op("rem_s32", "s32", "rem.s32 {d}, {a}, {b};", srem),
@@ -165,7 +165,7 @@ all ones for the quotient, the dividend for the remainder.
         Op("rem_u64", "u64", ["cvt.u64.u32 {t}, {b};", "cvt.u64.u32 {d}, {a};",
                               "mul.lo.u64 {d}, {d}, 4294967311;",
                               "rem.u64 {d}, {d}, {t};"],
-           lambda a, b: (lambda x, y: x if y == 0 else x % y)(
+           lambda a, b: (lambda x, y: 2**64 - 1 if y == 0 else x % y)(
                u64(u32(a) * 4294967311), u32(b)), tmp="u64"),
         Op("div_s16", "s16", ["cvt.s16.s32 {t}, {a};", "cvt.s16.s32 {d}, {b};",
                               "div.s16 {d}, {t}, {d};"],

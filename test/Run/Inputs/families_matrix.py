@@ -200,7 +200,8 @@ def mma_f16():
     return mma_test("mma-f16", """
 mma with .f16 multiplicands, shapes .m16n8k16 and .m16n8k8, .f32 and .f16
 accumulators: each lane's A, B and C registers are laid out as the ISA's
-fragment tables say; products are exact and summed in .f32 in K order.
+fragment tables say; .f32 sums follow the tensor-core rule
+(docs/TensorCoreNumerics.md), .f16 ones the K-order model of mmaref.py.
 """, forms)
 
 
@@ -231,7 +232,8 @@ def mma_bf16_tf32():
              Mma("m16n8k8", "f32", "tf32", "tf32", "f32", seed=32),
              Mma("m16n8k4", "f32", "tf32", "tf32", "f32", seed=33)]
     return mma_test("mma-bf16-tf32", """
-mma with .bf16 and .tf32 multiplicands and .f32 accumulators.
+mma with .bf16 and .tf32 multiplicands and .f32 accumulators (m16n8k4:
+the unverified K-order model; the others: docs/TensorCoreNumerics.md).
 """, forms)
 
 

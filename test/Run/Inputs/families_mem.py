@@ -518,7 +518,9 @@ def atom_test(name, space, ops32, ops64, lanes, doc):
         outs.append(("old_" + n, m64))
     args.append("--arg 'f32[%d]=[%s]>-' --arg 'u32[%d]>-'"
                 % (lanes, ",".join(fmt_f32(b) for b in mf), lanes))
-    outs.append(("mem_add_f32", [R.format_float(R.f_add(m, b, F32), F32)
+    # atom.add.f32 flushes subnormal inputs and results (the ISA; an H200).
+    outs.append(("mem_add_f32", [R.format_float(R.f_add(m, b, F32, ftz=True),
+                                                F32)
                                  for m, b in zip(mf, bf)]))
     outs.append(("old_add_f32", mf))
     return CustomTest(name, doc, atom_kernel(space, ops32, ops64, True),
@@ -532,7 +534,7 @@ Every atom operation on .global memory, each lane on its own word, so that
 the old value each lane gets back is defined: add (wrapping), min/max
 signed and unsigned, inc/dec with their wrap-around bounds, and/or/xor,
 exch, cas (swapping only on a match), 64-bit forms, and add.f32 (rounded
-to nearest). 24 lanes: a partial warp, whose missing lanes must not touch
+to nearest, subnormal inputs and results flushed to zero). 24 lanes: a partial warp, whose missing lanes must not touch
 memory. The buffers are printed after the kernel (mem_*) with the values
 returned (old_*, printed as bits for add.f32).
 """)

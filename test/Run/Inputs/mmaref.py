@@ -8,12 +8,16 @@ stmatrix and movmatrix figures), written out here one table at a time in the
 ISA's words (groupID, threadID_in_group, "for ai where i < 4", ...), so that
 a slip in ptx-jit's general formula shows up as a difference.
 
-The arithmetic is the model the tests state (the ISA leaves accumulation
-order and rounding unspecified for the low-precision types): every product
-of two .f16, .bf16, .tf32, .e4m3 or .e5m2 elements is exact, and is added to
-the running .f32 sum in K order with one rounding to nearest even per step
-(fma on exact values); an .f16 result is that .f32 rounded once to .f16; a
-NaN result is the canonical NaN. .f64 is a chain of fused multiply-adds in K
+The arithmetic (the ISA leaves accumulation order and rounding unspecified
+for the low-precision types): .f16, .bf16 and .tf32 multiplicands with .f32
+C and D in the shapes with K = 8 or 16 follow the rule measured on an H200
+(docs/TensorCoreNumerics.md, tensor_core_sum below): exact products,
+each term truncated to the same grid below the largest one, one exact sum,
+one rounding toward zero. The other low-precision forms (.f16 C or D,
+.e4m3 and .e5m2, m8n8k4, m16n8k4) keep the older, unverified model: every
+product is exact, and is added to the running .f32 sum in K order with one
+rounding to nearest even per step (fma on exact values); an .f16 result is
+that .f32 rounded once to .f16; a NaN result is the canonical NaN. .f64 is a chain of fused multiply-adds in K
 order in the instruction's rounding mode. Integers are summed exactly and
 then wrapped to 32 bits, or clamped with .satfinite.
 
@@ -262,6 +266,80 @@ def to_int(b, t):
     return b
 
 
+# --- The tensor-core sum (docs/TensorCoreNumerics.md) ---------------------------
+
+FACTOR_FORMAT = {"f16": F16, "bf16": BF16, "tf32": F32, "f32": F32}
+
+
+def tensor_core_rule(k, atype, btype, ctype, dtype):
+    """Whether D follows the measured rule (tensor_core_sum)."""
+    return (atype in ("f16", "bf16", "tf32") and btype == atype and
+            ctype == "f32" and dtype == "f32" and k in (8, 16))
+
+
+def classify(b, t):
+    """(kind, negative, value, exponent) of an element of type t: kind is
+    'nan', 'inf' or 'num'; value a Fraction; exponent the unbiased exponent
+    (the format's least normal exponent for a subnormal; None for a zero)."""
+    f = FACTOR_FORMAT[t]
+    if t == "tf32":
+        b &= 0xFFFFE000  # the 13 low mantissa bits are not part of .tf32
+    neg = R.is_neg(b, f)
+    if R.is_nan(b, f):
+        return "nan", neg, None, None
+    if R.is_inf(b, f):
+        return "inf", neg, None, None
+    v = R.value(b, f)
+    if v == 0:
+        return "num", neg, v, None
+    biased = (b & f.exp_mask) >> f.mbits
+    return "num", neg, v, max(biased - f.bias, f.emin)
+
+
+def tensor_core_sum(c, pairs, t):
+    """The .f32 bits of c + sum(a * b) for an .f32 pattern c and pairs of
+    .t patterns (a, b), by the rule of docs/TensorCoreNumerics.md: each
+    product is exact, with nominal exponent ea + eb + 1 (c's: ec + 1); L is
+    the largest nominal exponent of the nonzero terms; each term is
+    truncated toward zero to a multiple of 2^(L - 26); the sum of those is
+    exact and rounded toward zero to .f32 once."""
+    ck, cneg, cv, ce = classify(c, "f32")
+    terms = []  # (value, nominal exponent or None for a zero, negative)
+    nan = ck == "nan"
+    infs = set()
+    if ck == "inf":
+        infs.add(cneg)
+    else:
+        terms.append((cv, None if ce is None else ce + 1, cneg))
+    for a, b in pairs:
+        ak, aneg, av, ae = classify(a, t)
+        bk, bneg, bv, be = classify(b, t)
+        neg = aneg != bneg
+        if "nan" in (ak, bk):
+            nan = True
+        elif "inf" in (ak, bk):
+            if av == 0 or bv == 0:  # inf * 0
+                nan = True
+            infs.add(neg)
+        elif ae is None or be is None:
+            terms.append((Fraction(0), None, neg))
+        else:
+            terms.append((av * bv, ae + be + 1, neg))
+    if nan or len(infs) == 2:
+        return R.CANONICAL_NAN["f32"]
+    if infs:
+        return F32.inf(infs.pop())
+    exps = [e for _, e, _ in terms if e is not None]
+    if not exps:
+        # Only zeros (an assumption, as IEEE adds zeros): -0 when every
+        # term is -0, else +0.
+        return F32.zero(all(neg for _, _, neg in terms))
+    unit = Fraction(2) ** (max(exps) - 26)
+    total = sum(int(v / unit) * unit for v, _, _ in terms)  # int() truncates
+    # An exact cancellation gives +0; an overflow saturates (rz).
+    return R.round_value(total, F32, "rz")
+
+
 # --- The operation ----------------------------------------------------------------
 
 
@@ -328,6 +406,10 @@ def multiply(A, B, C, batches, m, n, k, atype, btype, ctype, dtype,
                     if satfinite:
                         s = max(-(1 << 31), min((1 << 31) - 1, s))
                     D[(q, i, j)] = s & 0xFFFFFFFF
+                elif tensor_core_rule(k, atype, btype, ctype, dtype):
+                    D[(q, i, j)] = tensor_core_sum(
+                        cv, [(A[(q, i, l)], B[(q, l, j)]) for l in range(k)],
+                        atype)
                 else:
                     acc = to_f32(cv, ctype)
                     for l in range(k):
