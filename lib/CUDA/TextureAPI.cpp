@@ -58,9 +58,12 @@ struct TextureState {
   };
   DenseMap<uint64_t, Descriptors> Objects;
 
+  /// Never destroyed: a program may free arrays from its own static
+  /// destructors, and arrays it never frees stay reachable until it exits,
+  /// as a GPU context keeps them (LeakSanitizer would report them lost).
   static TextureState &get() {
-    static TextureState S;
-    return S;
+    static TextureState *S = new TextureState;
+    return *S;
   }
   bool isArray(const cudaArray *A) {
     std::lock_guard<std::mutex> G(Lock);
