@@ -5,7 +5,7 @@
 // checked for its kind (register, literal, address, label, vector, ...) and
 // for its type by the rules in TypeRules.h.
 //
-// Instructions ptx-jit cannot run yet (OpUnsupported: mma.sp) are
+// Instructions ptx-jit cannot run yet (OpUnsupported) are
 // verified like any other and not reported here: the front end represents
 // them fully, so `check` accepts every valid module, and whether an
 // instruction can be lowered is IRGen's question to answer.
@@ -215,8 +215,9 @@ void FunctionVerifier::verifyMatrix(const InstCtx &C, StringRef Shape) {
   const Instruction &I = C.I;
   MatrixForm F;
   std::string Problem;
-  if (!decodeMatrixForm(I, F, Problem)) {
-    Diags.report(I.Loc, DiagID::err_matrix_form, C.Text, Problem);
+  SMLoc ProblemLoc = I.Loc;
+  if (!decodeMatrixForm(I, F, Problem, &ProblemLoc)) {
+    Diags.report(ProblemLoc, DiagID::err_matrix_form, C.Text, Problem);
     for (const Operand &Op : I.Operands)
       checkNames(Op);
     return;
