@@ -733,6 +733,24 @@ bool ptxjit::ptx::decodeMatrixForm(const Instruction &I, MatrixForm &F,
   return Decoder(I, F, Problem, ProblemLoc).run();
 }
 
+bool ptxjit::ptx::isDefinedSparseMetadataField(const MatrixForm &F,
+                                               unsigned Field,
+                                               const char **Why) {
+  unsigned I0 = Field & 3, I1 = Field >> 2 & 3;
+  const char *Problem = nullptr;
+  if (F.AType == ScalarType::TF32) {
+    if (Field != 0b0100 && Field != 0b1110)
+      Problem = ".tf32 takes 0b0100 or 0b1110";
+  } else if (I0 == I1) {
+    Problem = "two indices must differ";
+  } else if (F.OrderedMetadata && I0 > I1) {
+    Problem = "::ordered_metadata needs the indices in increasing order";
+  }
+  if (Why)
+    *Why = Problem;
+  return !Problem;
+}
+
 unsigned ptxjit::ptx::getSparsitySelectorCount(const MatrixForm &F) {
   // Each 4-bit field of the metadata covers a chunk of A's row: four
   // elements (two kept), two of .tf32 (one kept), eight of .s4/.u4 (two

@@ -97,6 +97,13 @@ constexpr unsigned SparseMetadataOperand = 4, SparsitySelectorOperand = 5;
 /// metadata, 2 when a pair does (T0,T1 or T2,T3), 1 when all four do.
 unsigned getSparsitySelectorCount(const MatrixForm &F);
 
+/// mma.sp: whether a 4-bit metadata field has a meaning ("Sparse matrix
+/// storage"): two different 2-bit indices (increasing for
+/// ::ordered_metadata), or for .tf32 0b0100 or 0b1110. If not, Why says
+/// what the ISA asks for.
+bool isDefinedSparseMetadataField(const MatrixForm &F, unsigned Field,
+                                  const char **Why = nullptr);
+
 } // namespace ptx
 } // namespace ptxjit
 
