@@ -5,7 +5,8 @@
 // fragment is at hand:
 //
 // * mma and wmma.mma store their A, B and C fragments to the stack and call
-//   ptxjit_rt_mma (MatrixMultiply.cpp), which computes D for the warp.
+//   ptxjit_rt_mma (MatrixMultiply.cpp), which computes D for the warp;
+//   mma.sp also stores its metadata register and calls ptxjit_rt_mma_sp.
 // * wmma.load and wmma.store address each lane's elements where
 //   MatrixABI.h places them (row * stride + column, or the transpose):
 //   gathers and scatters, one per register where its elements are adjacent
@@ -160,6 +161,8 @@ Error MatrixLowering::lowerMultiply() {
   Op.BitOp = F.BitOp == MatrixForm::Xor   ? MBO_Xor
              : F.BitOp == MatrixForm::And ? MBO_And
                                           : MBO_None;
+  Op.Sparse = F.Sparse;
+  Op.Selector = uint8_t(F.Selector);
   Op.Rounding = F.Rounding == Modifier::Rz   ? RHM_TowardZero
                 : F.Rounding == Modifier::Rm ? RHM_Down
                 : F.Rounding == Modifier::Rp ? RHM_Up
@@ -182,9 +185,22 @@ Error MatrixLowering::lowerMultiply() {
   FragmentShape DS = ptx::getFragmentShape(F, MatrixRole::D);
   bool WideD = DS.RegisterType == ScalarType::F64;
   AllocaInst *DBuf = fragmentBuffer(DS);
-  B.CreateCall(
-      FL.ML.getRuntimeFunction(RuntimeEntry::MatrixMultiply),
-      {B.getInt64(Op.encode()), DBuf, Buffers[0], Buffers[1], Buffers[2]});
+  if (F.Sparse) {
+    // The metadata e: one register (or a constant) per lane.
+    AllocaInst *EBuf = fragmentBuffer({1, ScalarType::B32});
+    Expected<LaneValue> E =
+        FL.read(I.Operands[ptx::SparseMetadataOperand], ScalarType::B32);
+    if (!E)
+      return E.takeError();
+    B.CreateStore(FL.widen(E->V), EBuf);
+    B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::MatrixMultiplySparse),
+                 {B.getInt64(Op.encode()), DBuf, Buffers[0], Buffers[1],
+                  Buffers[2], EBuf});
+  } else {
+    B.CreateCall(
+        FL.ML.getRuntimeFunction(RuntimeEntry::MatrixMultiply),
+        {B.getInt64(Op.encode()), DBuf, Buffers[0], Buffers[1], Buffers[2]});
+  }
   Type *DReg = FL.getVectorType(WideD ? B.getInt64Ty() : B.getInt32Ty());
   const Operand &Dst = I.Operands[ptx::getFragmentOperand(F, MatrixRole::D)];
   for (unsigned K = 0; K != DS.NumRegisters; ++K) {

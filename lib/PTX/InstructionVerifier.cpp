@@ -5,7 +5,7 @@
 // checked for its kind (register, literal, address, label, vector, ...) and
 // for its type by the rules in TypeRules.h.
 //
-// Instructions ptx-jit cannot run yet (OpUnsupported: mma.sp) are
+// Instructions ptx-jit cannot run yet (OpUnsupported) are
 // verified like any other and not reported here: the front end represents
 // them fully, so `check` accepts every valid module, and whether an
 // instruction can be lowered is IRGen's question to answer.
@@ -17,6 +17,7 @@
 #include "ptxjit/PTX/MatrixRules.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace llvm;
 using namespace ptxjit::ptx;
@@ -215,12 +216,15 @@ void FunctionVerifier::verifyMatrix(const InstCtx &C, StringRef Shape) {
   const Instruction &I = C.I;
   MatrixForm F;
   std::string Problem;
-  if (!decodeMatrixForm(I, F, Problem)) {
-    Diags.report(I.Loc, DiagID::err_matrix_form, C.Text, Problem);
+  SMLoc ProblemLoc = I.Loc;
+  if (!decodeMatrixForm(I, F, Problem, &ProblemLoc)) {
+    Diags.report(ProblemLoc, DiagID::err_matrix_form, C.Text, Problem);
     for (const Operand &Op : I.Operands)
       checkNames(Op);
     return;
   }
+  if (F.Sparse)
+    checkSparseMetadata(C, F);
   for (unsigned Idx = 0, E = I.Operands.size(); Idx != E; ++Idx) {
     std::optional<MatrixRole> Role;
     for (MatrixRole R :
@@ -260,6 +264,27 @@ void FunctionVerifier::verifyMatrix(const InstCtx &C, StringRef Shape) {
     for (const Operand &E : Op.Elements)
       checkScalar(C, Idx + 1, E, FS.RegisterType, IsDest, /*Relaxed=*/false,
                   /*AllowAddressOf=*/false);
+  }
+}
+
+void FunctionVerifier::checkSparseMetadata(const InstCtx &C,
+                                           const MatrixForm &F) {
+  // A constant metadata gives every lane the same register, and every
+  // 4-bit field of it is read (by one lane or another).
+  const Operand &E = C.I.Operands[SparseMetadataOperand];
+  if (E.Kind != Operand::IntImm)
+    return;
+  for (unsigned K = 0; K != 8; ++K) {
+    unsigned Field = uint32_t(E.Value) >> (4 * K) & 0xf;
+    const char *Why;
+    if (isDefinedSparseMetadataField(F, Field, &Why))
+      continue;
+    std::string Bits = "0b";
+    for (int B = 3; B >= 0; --B)
+      Bits += char('0' + (Field >> B & 1));
+    Diags.report(E.Loc, DiagID::warn_sparse_metadata, C.Text,
+                 formatv("{0:x}", uint32_t(E.Value)).str(), K, Bits, Why);
+    return;
   }
 }
 

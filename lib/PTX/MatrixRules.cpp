@@ -34,6 +34,8 @@ ScalarType MatrixForm::getType(MatrixRole R) const {
 bool ptxjit::ptx::isMatrixOpcode(Opcode Op) {
   switch (Op) {
   case Opcode::Mma:
+  case Opcode::MmaSp:
+  case Opcode::MmaSpOrderedMetadata:
   case Opcode::WmmaLoad:
   case Opcode::WmmaStore:
   case Opcode::WmmaMma:
@@ -96,8 +98,9 @@ bool isHalfOrSingle(ScalarType T) {
 
 class Decoder {
 public:
-  Decoder(const Instruction &I, MatrixForm &F, std::string &Problem)
-      : I(I), F(F), Problem(Problem) {}
+  Decoder(const Instruction &I, MatrixForm &F, std::string &Problem,
+          SMLoc *ProblemLoc)
+      : I(I), F(F), Problem(Problem), ProblemLoc(ProblemLoc) {}
 
   bool run();
 
@@ -109,6 +112,8 @@ private:
   bool collect();
   bool needSyncAligned();
   bool decodeMma();
+  bool decodeMmaSp();
+  bool decodeSparsitySelector();
   bool decodeWmmaMma();
   bool decodeWmmaMemory();
   bool decodeLdStMatrix();
@@ -124,6 +129,7 @@ private:
   const Instruction &I;
   MatrixForm &F;
   std::string &Problem;
+  SMLoc *ProblemLoc;
   Suffixes S;
 };
 
@@ -230,6 +236,12 @@ bool Decoder::run() {
   case Opcode::Mma:
     F.Kind = MatrixForm::Mma;
     return decodeMma();
+  case Opcode::MmaSp:
+  case Opcode::MmaSpOrderedMetadata:
+    F.Kind = MatrixForm::Mma;
+    F.Sparse = true;
+    F.OrderedMetadata = I.Op == Opcode::MmaSpOrderedMetadata;
+    return decodeMmaSp();
   case Opcode::WmmaMma:
     F.Kind = MatrixForm::WmmaMma;
     return decodeWmmaMma();
@@ -358,6 +370,97 @@ bool Decoder::decodeMma() {
   if (!F.ARowMajor || F.BRowMajor)
     return fail("needs layouts .row.col with shape " + getSpelling(S.Sh->Mod) +
                 " and types " + Types);
+  return true;
+}
+
+bool Decoder::decodeMmaSp() {
+  if (!needSyncAligned())
+    return false;
+  if (!S.Sh || S.Sh->M != 16 || S.Sh->N != 8 || S.Sh->K < 8)
+    return fail("needs a shape (.m16n8k16, .m16n8k32, ...)");
+  if (S.Layouts.size() != 2)
+    return fail("needs the layouts of A and B (.row.col)");
+  if (I.Types.size() != 4)
+    return fail("needs four types: .dtype.atype.btype.ctype");
+  if (!forbid(S.Role || S.Num || S.Trans || S.Popc || S.BitOp || S.Rounding,
+              "this modifier") ||
+      !forbid(I.Space != StateSpace::None, "a state space"))
+    return false;
+  F.M = S.Sh->M;
+  F.N = S.Sh->N;
+  F.K = S.Sh->K;
+  F.DType = I.Types[0];
+  F.AType = I.Types[1];
+  F.BType = I.Types[2];
+  F.CType = I.Types[3];
+  F.ARowMajor = S.Layouts[0];
+  F.BRowMajor = S.Layouts[1];
+  F.Satfinite = S.Satfinite;
+  ScalarType A = F.AType, B = F.BType, C = F.CType, D = F.DType;
+  std::string Types = spell(D) + spell(A) + spell(B) + spell(C);
+  bool IsInt = isInt8(A) || isInt4(A);
+  if (!forbid(S.Satfinite && !IsInt, ".satfinite with types " + Types))
+    return false;
+  // The PTX ISA's forms (section "Multiply-and-Accumulate Instruction:
+  // mma.sp"): each multiplicand type with its two shapes.
+  unsigned K1 = 0, K2 = 0;
+  if (A == ScalarType::F16 && B == ScalarType::F16) {
+    if (!isHalfOrSingle(C) || !isHalfOrSingle(D))
+      return fail("needs .f16 or .f32 accumulators with .f16 multiplicands");
+    K1 = 16, K2 = 32;
+  } else if (A == ScalarType::BF16 || A == ScalarType::TF32) {
+    if (B != A)
+      return fail("needs .atype and .btype to be the same, not " + spell(A) +
+                  " and " + spell(B));
+    if (C != ScalarType::F32 || D != ScalarType::F32)
+      return fail("needs .f32 accumulators with " + spell(A) +
+                  " multiplicands");
+    K1 = A == ScalarType::BF16 ? 16 : 8, K2 = 2 * K1;
+  } else if (isFloat8(A) && isFloat8(B)) {
+    if (C != ScalarType::F32 || D != ScalarType::F32)
+      return fail("needs .f32 accumulators with " + spell(A) +
+                  " multiplicands");
+    K1 = K2 = 64;
+  } else if (IsInt) {
+    bool Eight = isInt8(A);
+    if (Eight ? !isInt8(B) : !isInt4(B))
+      return fail("needs .btype to be " +
+                  Twine(Eight ? ".s8 or .u8" : ".s4 or .u4") + " with .atype " +
+                  spell(A));
+    if (C != ScalarType::S32 || D != ScalarType::S32)
+      return fail("needs .s32 accumulators with integer multiplicands");
+    K1 = Eight ? 32 : 64, K2 = 2 * K1;
+  } else {
+    return fail("does not take types " + Types);
+  }
+  if (F.K != K1 && F.K != K2)
+    return fail("does not take shape " + getSpelling(S.Sh->Mod) +
+                " with types " + Types);
+  if (C != D)
+    return fail("needs .dtype and .ctype to be the same");
+  if (!F.ARowMajor || F.BRowMajor)
+    return fail("needs layouts .row.col");
+  return decodeSparsitySelector();
+}
+
+bool Decoder::decodeSparsitySelector() {
+  if (I.Operands.size() <= SparsitySelectorOperand)
+    return true; // the verifier reports the operand count
+  const Operand &Sel = I.Operands[SparsitySelectorOperand];
+  auto FailAt = [&](const Twine &Msg) {
+    if (ProblemLoc)
+      *ProblemLoc = Sel.Loc;
+    return fail(Msg);
+  };
+  if (Sel.Kind != Operand::IntImm)
+    return FailAt("needs an integer constant for the sparsity selector");
+  unsigned Count = getSparsitySelectorCount(F);
+  if (Sel.Value < 0 || Sel.Value >= int64_t(Count))
+    return FailAt("takes sparsity selector " +
+                  Twine(Count == 1 ? "0" : "0 to " + Twine(Count - 1).str()) +
+                  " with shape " + getSpelling(S.Sh->Mod) + " and " +
+                  spell(F.AType) + " multiplicands, not " + Twine(Sel.Value));
+  F.Selector = unsigned(Sel.Value);
   return true;
 }
 
@@ -625,9 +728,37 @@ FragmentShape registersFor(unsigned Elements, ScalarType T, bool Packed) {
 } // namespace
 
 bool ptxjit::ptx::decodeMatrixForm(const Instruction &I, MatrixForm &F,
-                                   std::string &Problem) {
+                                   std::string &Problem, SMLoc *ProblemLoc) {
   F = MatrixForm();
-  return Decoder(I, F, Problem).run();
+  return Decoder(I, F, Problem, ProblemLoc).run();
+}
+
+bool ptxjit::ptx::isDefinedSparseMetadataField(const MatrixForm &F,
+                                               unsigned Field,
+                                               const char **Why) {
+  unsigned I0 = Field & 3, I1 = Field >> 2 & 3;
+  const char *Problem = nullptr;
+  if (F.AType == ScalarType::TF32) {
+    if (Field != 0b0100 && Field != 0b1110)
+      Problem = ".tf32 takes 0b0100 or 0b1110";
+  } else if (I0 == I1) {
+    Problem = "two indices must differ";
+  } else if (F.OrderedMetadata && I0 > I1) {
+    Problem = "::ordered_metadata needs the indices in increasing order";
+  }
+  if (Why)
+    *Why = Problem;
+  return !Problem;
+}
+
+unsigned ptxjit::ptx::getSparsitySelectorCount(const MatrixForm &F) {
+  // Each 4-bit field of the metadata covers a chunk of A's row: four
+  // elements (two kept), two of .tf32 (one kept), eight of .s4/.u4 (two
+  // pairs kept). One lane's register covers four chunks of the rows g and
+  // g+8, so a row of 4, 8 or 16 chunks takes one, two or four lanes.
+  unsigned Chunk = F.AType == ScalarType::TF32 ? 2 : isInt4(F.AType) ? 8 : 4;
+  unsigned Lanes = F.K / Chunk / 4;
+  return Lanes >= 4 ? 1 : 4 / Lanes;
 }
 
 FragmentShape ptxjit::ptx::getFragmentShape(const MatrixForm &F, MatrixRole R) {
@@ -647,6 +778,8 @@ FragmentShape ptxjit::ptx::getFragmentShape(const MatrixForm &F, MatrixRole R) {
   ScalarType T = F.getType(R);
   unsigned Rows = R == MatrixRole::B ? F.K : F.M;
   unsigned Cols = R == MatrixRole::A ? F.K : F.N;
+  if (F.Sparse && R == MatrixRole::A)
+    Cols /= 2; // the kept half of each row
   unsigned Elements = Rows * Cols / 32;
   if (F.Kind == MatrixForm::Mma) {
     // mma.m8n8k4 with .f16 computes four products, one per quad pair.

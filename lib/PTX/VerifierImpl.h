@@ -13,6 +13,7 @@
 
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/Diagnostics.h"
+#include "ptxjit/PTX/MatrixRules.h"
 #include "ptxjit/PTX/ScopeStack.h"
 #include "ptxjit/PTX/TypeRules.h"
 #include "llvm/ADT/StringMap.h"
@@ -103,6 +104,9 @@ private:
   /// mma, wmma, ldmatrix, stmatrix and movmatrix (MatrixRules.h): the form
   /// of the suffixes, then the fragments and the other operands.
   void verifyMatrix(const InstCtx &C, llvm::StringRef Shape);
+  /// mma.sp with a constant metadata: warns of a field the ISA leaves
+  /// undefined.
+  void checkSparseMetadata(const InstCtx &C, const MatrixForm &F);
   void checkLabelOperand(const InstCtx &C, unsigned OpNo, const Operand &Op);
   void checkNames(const Operand &Op);
   void verifyCall(const InstCtx &C);

@@ -18,6 +18,10 @@
 // Integers are added exactly, then wrapped to 32 bits or, with .satfinite,
 // clamped.
 //
+// mma.sp is the dense mma with A's zeros restored: the kept elements are
+// placed in their rows where the metadata says (expandSparse), and the
+// product is the dense one of shape MxNxK.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/ABI/MatrixABI.h"
@@ -26,6 +30,7 @@
 #include "ptxjit/Runtime/TensorCoreSum.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/bit.h"
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -207,6 +212,37 @@ struct FragmentPlan {
   }
 };
 
+/// mma.sp: Dense (M x K, row-major) from Packed (M x K/2) and the warp's
+/// metadata registers E. Field (i0 | i1 << 2) of a chunk places its first
+/// kept element (or .s4/.u4 pair) at index i0 and its second at i1, in any
+/// order; equal indices, which the ISA leaves undefined, keep the second.
+/// A .tf32 chunk keeps one element, at i0 / 2 (0b0100: 0, 0b1110: 1).
+template <typename T>
+void expandSparse(const MatrixMultiply &Op, const T *Packed, T *Dense,
+                  const uint32_t *E) {
+  unsigned Chunk = getSparseChunk(Op.A), K = Op.K;
+  std::fill(Dense, Dense + Op.M * K, T());
+  for (unsigned R = 0; R != Op.M; ++R)
+    for (unsigned C = 0; C != K / Chunk; ++C) {
+      SparseMetadataBits At = getSparseMetadata(Op, R, C);
+      unsigned Field = E[At.Lane] >> At.Bit & 0xf;
+      unsigned I0 = Field & 3, I1 = Field >> 2;
+      const T *From = Packed + R * K / 2 + C * Chunk / 2;
+      T *To = Dense + R * K + C * Chunk;
+      if (Chunk == 2) {
+        To[I0 >> 1] = From[0];
+      } else if (Chunk == 4) {
+        To[I0] = From[0];
+        To[I1] = From[1];
+      } else {
+        To[2 * I0] = From[0];
+        To[2 * I0 + 1] = From[1];
+        To[2 * I1] = From[2];
+        To[2 * I1 + 1] = From[3];
+      }
+    }
+}
+
 /// An operation with the plans of its four fragments.
 struct Plan {
   MatrixMultiply Op;
@@ -217,6 +253,11 @@ struct Plan {
       : Op(Op), Batches(Op.getFragment(MR_C, Op.C).isQuadPair() ? 4 : 1),
         A(Op.getFragment(MR_A, Op.A)), B(Op.getFragment(MR_B, Op.B)),
         C(Op.getFragment(MR_C, Op.C)), D(Op.getFragment(MR_C, Op.D)) {}
+
+  /// Out[index] = ToValue(bits) for each element of the dense A: the
+  /// fragment's, or for mma.sp its expansion by the metadata E.
+  template <typename T, typename Convert>
+  void unpackA(const void *Frag, const void *E, T *Out, Convert ToValue) const;
 };
 
 /// The plan of an encoded operation, made on first use in each thread.
@@ -232,6 +273,18 @@ const Plan &getPlan(uint64_t Code) {
 /// which may be a fiber's: A of mma.m16n8k256 .b1, B of m16n8k256 and of
 /// wmma .m8n32k16; every form has 256 accumulators or fewer.
 constexpr unsigned MaxA = 16 * 256, MaxB = 256 * 8, MaxC = 256;
+
+template <typename T, typename Convert>
+void Plan::unpackA(const void *Frag, const void *E, T *Out,
+                   Convert ToValue) const {
+  if (!Op.Sparse)
+    return A.unpack(Frag, Out, ToValue);
+  T Packed[16 * 64]; // mma.sp: M is 16, K is 128 or less
+  uint32_t Meta[Lanes];
+  std::memcpy(Meta, E, sizeof(Meta));
+  A.unpack(Frag, Packed, ToValue);
+  expandSparse(Op, Packed, Out, Meta);
+}
 
 /// C[b][i][j] += A[b][i][k] * B[b][k][j] in K order for each element, each
 /// step rounded once to float by Step. A row of C is kept in a local array
@@ -296,11 +349,11 @@ template <typename Fn> void withFloatDecoder(MatrixElement E, Fn F) {
 }
 
 void multiplyFloat(const Plan &P, void *D, const void *A, const void *B,
-                   const void *C) {
+                   const void *C, const void *E) {
   static const bool HasFma = __builtin_cpu_supports("fma");
   const MatrixMultiply &Op = P.Op;
   float XA[MaxA], XB[MaxB], XC[MaxC];
-  withFloatDecoder(Op.A, [&](auto Decode) { P.A.unpack(A, XA, Decode); });
+  withFloatDecoder(Op.A, [&](auto Decode) { P.unpackA(A, E, XA, Decode); });
   withFloatDecoder(Op.B, [&](auto Decode) { P.B.unpack(B, XB, Decode); });
   withFloatDecoder(Op.C, [&](auto Decode) { P.C.unpack(C, XC, Decode); });
   if (followsTensorCoreRule(Op))
@@ -355,11 +408,11 @@ void multiplyDouble(const Plan &P, void *D, const void *A, const void *B,
 }
 
 void multiplyInteger(const Plan &P, void *D, const void *A, const void *B,
-                     const void *C) {
+                     const void *C, const void *E) {
   const MatrixMultiply &Op = P.Op;
   int16_t XA[MaxA], XB[MaxB];
   int32_t XC[MaxC];
-  P.A.unpack(A, XA, [&](uint64_t V) { return int16_t(toInt(Op.A, V)); });
+  P.unpackA(A, E, XA, [&](uint64_t V) { return int16_t(toInt(Op.A, V)); });
   P.B.unpack(B, XB, [&](uint64_t V) { return int16_t(toInt(Op.B, V)); });
   P.C.unpack(C, XC, [](uint64_t V) { return int32_t(V); });
   unsigned M = Op.M, N = Op.N, K = Op.K;
@@ -396,6 +449,14 @@ extern "C" void ptxjit_rt_mma(uint64_t Code, void *D, const void *A,
   if (P.Op.A == ME_F64)
     return multiplyDouble(P, D, A, B, C);
   if (isFloatElement(P.Op.A))
-    return multiplyFloat(P, D, A, B, C);
-  return multiplyInteger(P, D, A, B, C);
+    return multiplyFloat(P, D, A, B, C, nullptr);
+  return multiplyInteger(P, D, A, B, C, nullptr);
+}
+
+extern "C" void ptxjit_rt_mma_sp(uint64_t Code, void *D, const void *A,
+                                 const void *B, const void *C, const void *E) {
+  const Plan &P = getPlan(Code);
+  if (isFloatElement(P.Op.A))
+    return multiplyFloat(P, D, A, B, C, E);
+  return multiplyInteger(P, D, A, B, C, E);
 }

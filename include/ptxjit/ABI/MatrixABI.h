@@ -221,10 +221,15 @@ struct MatrixMultiply {
   bool Satfinite = false;
   MatrixBitOp BitOp = MBO_None;
   uint8_t Rounding = 0; ///< a RoundingHelperMode (.f64)
+  /// mma.sp: A's fragment holds the kept half of each row (M x K/2, laid
+  /// out as a dense A of that width) and a metadata register says where
+  /// each kept element belongs (getSparseMetadata).
+  bool Sparse = false;
+  uint8_t Selector = 0; ///< mma.sp: the sparsity selector
 
   MatrixFragment getFragment(MatrixOperandRole R, MatrixElement E) const {
     bool Row = R == MR_A ? ARowMajor : BRowMajor;
-    return {Family, R, E, Row, M, N, K};
+    return {Family, R, E, Row, M, N, Sparse && R == MR_A ? K / 2 : K};
   }
 
   uint64_t encode() const {
@@ -233,7 +238,8 @@ struct MatrixMultiply {
            uint64_t(D) << 40 | uint64_t(Family) << 44 |
            uint64_t(ARowMajor) << 45 | uint64_t(BRowMajor) << 46 |
            uint64_t(Satfinite) << 47 | uint64_t(BitOp) << 48 |
-           uint64_t(Rounding) << 50;
+           uint64_t(Rounding) << 50 | uint64_t(Sparse) << 52 |
+           uint64_t(Selector) << 53;
   }
   static MatrixMultiply decode(uint64_t V) {
     MatrixMultiply Op;
@@ -250,9 +256,37 @@ struct MatrixMultiply {
     Op.Satfinite = V >> 47 & 1;
     Op.BitOp = MatrixBitOp(V >> 48 & 3);
     Op.Rounding = V >> 50 & 3;
+    Op.Sparse = V >> 52 & 1;
+    Op.Selector = V >> 53 & 3;
     return Op;
   }
 };
+
+/// mma.sp: the elements of a chunk of a row of A (the span one 4-bit
+/// metadata field describes): four (two kept) for 16- and 8-bit types, two
+/// (one kept) for .tf32, eight (two pairs kept) for .s4 and .u4.
+inline unsigned getSparseChunk(MatrixElement A) {
+  return A == ME_TF32 ? 2 : (A == ME_S4 || A == ME_U4) ? 8 : 4;
+}
+
+/// mma.sp: where the 4-bit metadata field of chunk Chunk of row Row is:
+/// the lane whose metadata register holds it and its lowest bit. The PTX
+/// ISA's figures ("Sparse MMA metadata layout", section "Matrix fragments
+/// for multiply-accumulate operation with sparse matrix A"): a lane's
+/// register holds four consecutive chunks of row g in bits 0-15 and the
+/// same chunks of row g+8 in bits 16-31; a row of 4, 8 or 16 chunks is
+/// held by lane Ti of each group of four (i the selector), by T2i and
+/// T2i+1, or by T0-T3.
+struct SparseMetadataBits {
+  unsigned Lane, Bit;
+};
+inline SparseMetadataBits getSparseMetadata(const MatrixMultiply &Op,
+                                            unsigned Row, unsigned Chunk) {
+  unsigned Chunks = Op.K / getSparseChunk(Op.A);
+  unsigned PerGroup = Chunks / 4; // lanes of a group that hold metadata
+  unsigned Lane = 4 * (Row % 8) + Op.Selector * PerGroup + Chunk / 4;
+  return {Lane, 4 * (Chunk % 4) + 16 * (Row / 8)};
+}
 
 } // namespace ptxjit
 

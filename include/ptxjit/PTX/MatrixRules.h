@@ -15,6 +15,7 @@
 #define PTXJIT_PTX_MATRIXRULES_H
 
 #include "ptxjit/PTX/InstructionTable.h"
+#include "llvm/Support/SMLoc.h"
 #include <string>
 
 namespace ptxjit {
@@ -37,6 +38,12 @@ struct MatrixForm {
     Movmatrix, ///< movmatrix.sync.aligned
   };
   KindTy Kind = Mma;
+  /// mma.sp and mma.sp::ordered_metadata (Kind Mma): A is structured
+  /// sparse, its fragment holds M x K/2 elements, and operands e (metadata)
+  /// and f (the sparsity selector, Selector) say where they belong.
+  bool Sparse = false;
+  bool OrderedMetadata = false; ///< mma.sp::ordered_metadata
+  unsigned Selector = 0;
   /// The operation's shape (mma, wmma); the shape of one matrix (M rows, N
   /// columns) for ldmatrix, stmatrix and movmatrix.
   unsigned M = 0, N = 0, K = 0;
@@ -70,8 +77,10 @@ bool isMatrixOpcode(Opcode Op);
 
 /// Decodes I (a matrix opcode). On a combination the PTX ISA does not
 /// define, returns false and sets Problem to a sentence saying why.
-bool decodeMatrixForm(const Instruction &I, MatrixForm &F,
-                      std::string &Problem);
+/// When the problem is one operand's (mma.sp's selector), ProblemLoc (if
+/// given) is set to that operand's location.
+bool decodeMatrixForm(const Instruction &I, MatrixForm &F, std::string &Problem,
+                      llvm::SMLoc *ProblemLoc = nullptr);
 
 /// The fragment of R's matrix that each lane holds in a decoded form. For
 /// ldmatrix and stmatrix, Role D names the data operand.
@@ -79,6 +88,21 @@ FragmentShape getFragmentShape(const MatrixForm &F, MatrixRole R);
 
 /// The operand index of R's fragment in an instruction of form F, or -1.
 int getFragmentOperand(const MatrixForm &F, MatrixRole R);
+
+/// mma.sp: the operands of the metadata (e) and the sparsity selector (f).
+constexpr unsigned SparseMetadataOperand = 4, SparsitySelectorOperand = 5;
+
+/// mma.sp: how many values the sparsity selector takes (0 .. N-1): 4 when
+/// one thread of each group of four consecutive lanes holds the group's
+/// metadata, 2 when a pair does (T0,T1 or T2,T3), 1 when all four do.
+unsigned getSparsitySelectorCount(const MatrixForm &F);
+
+/// mma.sp: whether a 4-bit metadata field has a meaning ("Sparse matrix
+/// storage"): two different 2-bit indices (increasing for
+/// ::ordered_metadata), or for .tf32 0b0100 or 0b1110. If not, Why says
+/// what the ISA asks for.
+bool isDefinedSparseMetadataField(const MatrixForm &F, unsigned Field,
+                                  const char **Why = nullptr);
 
 } // namespace ptx
 } // namespace ptxjit

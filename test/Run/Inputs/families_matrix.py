@@ -312,6 +312,184 @@ accumulators.
 """, forms)
 
 
+# --- mma.sp -------------------------------------------------------------------
+
+# Metadata fields: every ordered pair of distinct indices (mma.sp takes
+# either order), the increasing ones for ::ordered_metadata, and the two
+# meaningful .tf32 indices.
+ALL_PAIRS = [i0 | i1 << 2 for i0 in range(4) for i1 in range(4) if i0 != i1]
+SORTED_PAIRS = [f for f in ALL_PAIRS if (f & 3) < (f >> 2)]
+TF32_FIELDS = [0b0100, 0b1110]
+
+
+class MmaSp:
+    """One mma.sp form, its operands and its metadata: the fields the
+    selector's lanes hold cycle through every pattern; every other bit of
+    every lane is random, so that reading the wrong lane or field shows."""
+
+    def __init__(self, shape, d, a, b, c, selector, ordered=False,
+                 satfinite=False, seed=1, csel=None):
+        self.shape, self.d, self.a, self.b, self.c = shape, d, a, b, c
+        self.selector, self.ordered, self.satfinite = selector, ordered, \
+            satfinite
+        m, n, k = M.dims(shape)
+        rng = Random(seed)
+        self.na, self.nb, self.nc = m * k // 2 // 32, k * n // 32, m * n // 32
+        self.A = fragments(rng, a, self.na)
+        self.B = fragments(rng, b, self.nb)
+        self.C = fragments(rng, c, self.nc, csel)
+        self.E = [rng.bits(32) for _ in range(32)]
+        fields = TF32_FIELDS if a == "tf32" else \
+            SORTED_PAIRS if ordered else ALL_PAIRS
+        chunks = k // M.sparse_chunk(a)
+        for row in range(m):
+            for q in range(chunks):
+                lane, bit = M.sparse_metadata_at(shape, a, selector, row, q)
+                f = fields[(row * chunks + q + seed) % len(fields)]
+                self.E[lane] = self.E[lane] & ~(0xF << bit) | f << bit
+        self.name = "_".join(["sp", shape, d, a, b, c, "sel%d" % selector] +
+                             (["ordered"] if ordered else []) +
+                             (["satfinite"] if satfinite else []))
+
+    def spelling(self):
+        s = "mma.sp%s.sync.aligned.%s.row.col" % (
+            "::ordered_metadata" if self.ordered else "", self.shape)
+        if self.satfinite:
+            s += ".satfinite"
+        return s + ".%s.%s.%s.%s" % (self.d, self.a, self.b, self.c)
+
+    def expected(self):
+        return M.mma_sp(self.shape, self.a, self.b, self.c, self.d, self.A,
+                        self.B, self.C, self.E, self.selector,
+                        self.satfinite)
+
+    def kernel(self):
+        n = {"a": M.registers(self.na, self.a),
+             "b": M.registers(self.nb, self.b),
+             "c": M.registers(self.nc, self.c),
+             "d": M.registers(self.nc, self.d)}
+        types = {"a": "b32", "b": "b32", "c": REG_TYPE[self.c],
+                 "d": REG_TYPE[self.d]}
+        lines = [".visible .entry %s(" % self.name,
+                 "  .param .u64 pa, .param .u64 pb, .param .u64 pc, "
+                 ".param .u64 pe, .param .u64 d", ")", "{",
+                 "  .reg .u32 %lane;",
+                 "  .reg .u64 %p, %off;",
+                 "  .reg .b32 %e;"]
+        for r in "abcd":
+            lines.append("  .reg .%s %%%s<%d>;" % (types[r], r, n[r]))
+        lines += ["  mov.u32 %lane, %tid.x;",
+                  "  mul.wide.u32 %off, %lane, 4;"]
+        for r in "abcde":
+            lines.append("  ld.param.u64 %%p, [%s];" % ("d" if r == "d"
+                                                       else "p" + r))
+            lines.append("  add.u64 %p, %p, %off;")
+            if r == "e":
+                lines.append("  ld.global.b32 %e, [%p];")
+                continue
+            if r == "d":
+                lines.append("  mov.u64 %rd_out, %p;")
+                continue
+            for j in range(n[r]):
+                lines.append("  ld.global.b32 %%%s%d, [%%p+%d];" %
+                             (r, j, 128 * j))
+        lines.insert(lines.index("  .reg .b32 %e;") + 1, "  .reg .u64 %rd_out;")
+        ops = ["{%s}" % ", ".join("%%%s%d" % (r, j) for j in range(n[r]))
+               for r in "dabc"] + ["%e", "%d" % self.selector]
+        lines.append("  %s\n    %s;" % (self.spelling(), ",\n    ".join(ops)))
+        for j in range(n["d"]):
+            lines.append("  st.global.b32 [%%rd_out+%d], %%d%d;" % (128 * j, j))
+        lines += ["  ret;", "}"]
+        return "\n".join(lines)
+
+    def run(self, prefix):
+        def arg(vals):
+            return "--arg 'u32[%d]=[%s]'" % (len(vals), ",".join(map(str, vals)))
+        d = buffer(self.expected())
+        args = ["-k %s -b 32" % self.name, arg(buffer(self.A)),
+                arg(buffer(self.B)), arg(buffer(self.C)), arg(self.E),
+                "--arg 'u32[%d]>-'" % len(d)]
+        return Run(args, [("d", d)], prefix=prefix)
+
+
+def mma_sp_test(name, doc, forms):
+    return mma_test(name, doc, forms, version="8.5", target="sm_89")
+
+
+@test
+def mma_sp_f16():
+    forms = [MmaSp("m16n8k16", "f32", "f16", "f16", "f32", sel, seed=100 + sel)
+             for sel in range(4)]
+    forms += [MmaSp("m16n8k16", "f16", "f16", "f16", "f16", 2, ordered=True,
+                    seed=104),
+              MmaSp("m16n8k32", "f32", "f16", "f16", "f32", 0, seed=105),
+              MmaSp("m16n8k32", "f32", "f16", "f16", "f32", 1, seed=106),
+              MmaSp("m16n8k32", "f16", "f16", "f16", "f16", 1, ordered=True,
+                    seed=107)]
+    return mma_sp_test("mma-sp-f16", """
+mma.sp and mma.sp::ordered_metadata with .f16 multiplicands: A's fragment
+holds the kept half of each row, the metadata fields place each kept
+element in its chunk of four (every pair of indices, in either order for
+mma.sp), and each sparsity selector the shape takes names the lanes that
+hold the metadata (m16n8k16: one of four; m16n8k32: a pair). The result is
+the dense mma of the expanded A (mmaref.py), with the tensor-core rule for
+.f32 sums of K = 16 (docs/TensorCoreNumerics.md).
+""", forms)
+
+
+@test
+def mma_sp_bf16_tf32():
+    forms = [MmaSp("m16n8k16", "f32", "bf16", "bf16", "f32", sel,
+                   seed=110 + sel) for sel in (0, 3)]
+    forms += [MmaSp("m16n8k32", "f32", "bf16", "bf16", "f32", 1, seed=112,
+                    ordered=True)]
+    forms += [MmaSp("m16n8k8", "f32", "tf32", "tf32", "f32", sel,
+                    seed=113 + sel) for sel in range(4)]
+    forms += [MmaSp("m16n8k16", "f32", "tf32", "tf32", "f32", sel,
+                    seed=117 + sel) for sel in range(2)]
+    return mma_sp_test("mma-sp-bf16-tf32", """
+mma.sp with .bf16 and .tf32 multiplicands: .tf32 rows are cut into chunks
+of two with one kept element, whose 4-bit field is 0b0100 or 0b1110; every
+selector of m16n8k8 (one lane of four) and m16n8k16 (a pair).
+""", forms)
+
+
+@test
+def mma_sp_int():
+    forms = [MmaSp("m16n8k32", "s32", "u8", "s8", "s32", 0, seed=120),
+             MmaSp("m16n8k32", "s32", "s8", "s8", "s32", 1, satfinite=True,
+                   seed=121, csel=near_limit),
+             MmaSp("m16n8k64", "s32", "s8", "u8", "s32", 0, seed=122,
+                   csel=near_limit),
+             MmaSp("m16n8k64", "s32", "s8", "u8", "s32", 0, satfinite=True,
+                   seed=122, csel=near_limit),
+             MmaSp("m16n8k64", "s32", "u8", "u8", "s32", 0, ordered=True,
+                   seed=123),
+             MmaSp("m16n8k64", "s32", "s4", "u4", "s32", 0, seed=124),
+             MmaSp("m16n8k64", "s32", "s4", "s4", "s32", 1, satfinite=True,
+                   seed=125, csel=near_limit),
+             MmaSp("m16n8k128", "s32", "u4", "s4", "s32", 0, seed=126),
+             MmaSp("m16n8k128", "s32", "s4", "s4", "s32", 0, ordered=True,
+                   satfinite=True, seed=127, csel=near_limit)]
+    return mma_sp_test("mma-sp-int", """
+mma.sp with .s8/.u8 (chunks of four, two kept) and .s4/.u4 multiplicands
+(chunks of eight, two pairs kept): exact sums that wrap, or clamp with
+.satfinite (accumulators next to the .s32 limits); every selector.
+""", forms)
+
+
+@test
+def mma_sp_fp8():
+    forms = [MmaSp("m16n8k64", "f32", "e4m3", "e4m3", "f32", 0, seed=130),
+             MmaSp("m16n8k64", "f32", "e5m2", "e4m3", "f32", 0, seed=131),
+             MmaSp("m16n8k64", "f32", "e4m3", "e5m2", "f32", 0, ordered=True,
+                   seed=132)]
+    return mma_sp_test("mma-sp-fp8", """
+mma.sp with .e4m3 and .e5m2 multiplicands (sm_89), m16n8k64, .f32
+accumulators (the K-order model of mmaref.py).
+""", forms)
+
+
 # --- ldmatrix, stmatrix, movmatrix ----------------------------------------------
 
 SHARED_BYTES = 1024

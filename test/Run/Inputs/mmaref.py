@@ -452,6 +452,166 @@ def mma(shape, atype, btype, ctype, dtype, a, b, c, alayout="row",
     return out
 
 
+# --- mma.sp: sparse A -----------------------------------------------------------
+#
+# The PTX ISA, "Matrix multiply-accumulate operation using mma.sp
+# instruction with sparse matrix A": A (M x K) keeps half of each row; its
+# fragment holds the kept elements, and the metadata operand e says where
+# they belong. "Sparse matrix storage": a row is cut into chunks of four
+# elements (two kept, each index a 2-bit field), of two .tf32 elements (one
+# kept, a 4-bit index 0b0100 or 0b1110) or of eight .s4/.u4 elements (two
+# pairs kept, a 2-bit index of each pair). The sparsity selector names the
+# lanes of each group of four that hold the group's metadata.
+
+
+def sparse_frag_a(shape, t, lane, i):
+    """(row, slot) of element i of a lane's sparse A fragment: the row, and
+    the position among the row's kept elements (the ISA's [firstcol ...
+    lastcol] is a span of whole chunks; its kept elements, in order)."""
+    g, tig = group(lane)
+    if t in ("f16", "bf16"):
+        if shape == "m16n8k16":  # a0, a1: row g; a2, a3: row g + 8
+            row = g if i < 2 else g + 8
+            firstcol = tig * 4
+        else:  # m16n8k32
+            row = g if (i < 2 or 4 <= i < 6) else g + 8
+            firstcol = tig * 4 if i < 4 else tig * 4 + 16
+        return row, firstcol // 4 * 2 + (i & 1)
+    if t == "tf32":
+        if shape == "m16n8k8":  # a0: row g, a1: row g + 8
+            row = g if i == 0 else g + 8
+            firstcol = tig * 2
+        else:  # m16n8k16: a0, a2 row g; a0, a1 firstcol tig * 2
+            row = g if i in (0, 2) else g + 8
+            firstcol = tig * 2 if i < 2 else tig * 2 + 8
+        return row, firstcol // 2
+    if t in ("s8", "u8", "e4m3", "e5m2"):  # eight columns per register
+        if shape == "m16n8k32":
+            row = g if i < 4 else g + 8
+            firstcol = tig * 8
+        else:  # m16n8k64
+            row = g if (i < 4 or 8 <= i < 12) else g + 8
+            firstcol = tig * 8 if i < 8 else tig * 8 + 32
+        return row, firstcol // 2 + (i & 3)
+    # .s4/.u4: sixteen columns per register
+    if shape == "m16n8k64":
+        row = g if i < 8 else g + 8
+        firstcol = tig * 16
+    else:  # m16n8k128
+        row = g if (i < 8 or 16 <= i < 24) else g + 8
+        firstcol = tig * 16 if i < 16 else tig * 16 + 64
+    return row, firstcol // 2 + (i & 7)
+
+
+def sparse_frag_b(shape, t, lane, i):
+    """B is dense; the shapes mma has are laid out as there, the others
+    continue the same pattern into the next rows."""
+    g, tig = group(lane)
+    if (t in ("f16", "bf16") and shape == "m16n8k32"):
+        return tig * 2 + (i & 1) + 8 * (i >> 1), g
+    if t == "tf32" and shape == "m16n8k16":
+        return tig + 4 * i, g
+    if t in ("s8", "u8", "e4m3", "e5m2") and shape == "m16n8k64":
+        return tig * 4 + (i & 3) + 16 * (i >> 2), g
+    if t in ("s4", "u4") and shape == "m16n8k128":
+        return tig * 8 + (i & 7) + 32 * (i >> 3), g
+    return frag_b(shape, t, lane, i)
+
+
+def sparse_chunk(t):
+    """Elements per chunk (one 4-bit metadata field)."""
+    return 2 if t == "tf32" else 8 if t in ("s4", "u4") else 4
+
+
+def sparse_selectors(shape, t):
+    """The sparsity selector values the ISA allows: one thread of each
+    group (0-3), a thread pair (0: T0, T1; 1: T2, T3) or all four (0)."""
+    one = {("f16", "m16n8k16"), ("bf16", "m16n8k16"), ("tf32", "m16n8k8")}
+    pair = {("f16", "m16n8k32"), ("bf16", "m16n8k32"), ("tf32", "m16n8k16"),
+            ("s8", "m16n8k32"), ("u8", "m16n8k32"), ("s4", "m16n8k64"),
+            ("u4", "m16n8k64")}
+    if (t, shape) in one:
+        return [0, 1, 2, 3]
+    if (t, shape) in pair:
+        return [0, 1]
+    return [0]
+
+
+def sparse_metadata_at(shape, t, selector, row, chunk):
+    """(lane, lowest bit) of the 4-bit field of chunk `chunk` of A's row
+    `row`: the ISA's metadata figures give a lane's register four chunks
+    of row g in bits 0-15 (chunk by chunk from bit 0) and the same chunks
+    of row g + 8 in bits 16-31; the rows' 4, 8 or 16 chunks are held by
+    Ti, by T2i and T2i+1, or by T0 to T3 (i the selector)."""
+    m, n, k = dims(shape)
+    chunks = k // sparse_chunk(t)
+    g = row % 8
+    if chunks == 4:
+        lane = 4 * g + selector
+    elif chunks == 8:
+        lane = 4 * g + 2 * selector + chunk // 4
+    else:
+        lane = 4 * g + chunk // 4
+    return lane, 4 * (chunk % 4) + 16 * (row // 8)
+
+
+def sparse_expand(shape, t, packed, e, selector):
+    """The dense A {(0, row, col): bits} from the kept elements
+    {(row, slot): bits} and the lanes' metadata registers e. A field
+    i0 | i1 << 2 puts the chunk's first kept element (or .s4/.u4 pair) at
+    i0 and the second at i1 (mma.sp takes them in either order); .tf32's
+    field puts its one element at 0 (0b0100) or 1 (0b1110)."""
+    m, n, k = dims(shape)
+    w = sparse_chunk(t)
+    A = {(0, r, c): 0 for r in range(m) for c in range(k)}
+    for r in range(m):
+        for q in range(k // w):
+            lane, bit = sparse_metadata_at(shape, t, selector, r, q)
+            field = e[lane] >> bit & 0xF
+            i0, i1 = field & 3, field >> 2
+            kept = [packed[(r, q * w // 2 + j)] for j in range(w // 2)]
+            if t == "tf32":
+                assert field in (0b0100, 0b1110), "undefined"
+                A[(0, r, q * 2 + (field == 0b1110))] = kept[0]
+            elif w == 4:
+                assert i0 != i1, "undefined"
+                A[(0, r, q * 4 + i0)] = kept[0]
+                A[(0, r, q * 4 + i1)] = kept[1]
+            else:
+                assert i0 != i1, "undefined"
+                for j in range(2):
+                    A[(0, r, q * 8 + 2 * i0 + j)] = kept[j]
+                    A[(0, r, q * 8 + 2 * i1 + j)] = kept[2 + j]
+    return A
+
+
+def mma_sp(shape, atype, btype, ctype, dtype, a, b, c, e, selector,
+           satfinite=False):
+    """D of mma.sp for the whole warp: the dense mma of the expanded A."""
+    m, n, k = dims(shape)
+    assert selector in sparse_selectors(shape, atype)
+    na, nb, nc = m * k // 2 // 32, k * n // 32, m * n // 32
+    packed = {}
+    for lane in range(32):
+        for i in range(na):
+            packed[sparse_frag_a(shape, atype, lane, i)] = \
+                get_element(a[lane], i, atype)
+    assert len(packed) == m * k // 2
+    A = sparse_expand(shape, atype, packed, e, selector)
+    B = unpack(b, btype, nb,
+               lambda lane, i: (0,) + sparse_frag_b(shape, btype, lane, i))
+    assert len(B) == k * n
+    C = unpack(c, ctype, nc, lambda lane, i: (0,) + frag_c(shape, lane, i))
+    D = multiply(A, B, C, 1, m, n, k, atype, btype, ctype, dtype, satfinite)
+    out = []
+    for lane in range(32):
+        regs = [0] * registers(nc, dtype)
+        for i in range(nc):
+            set_element(regs, i, dtype, D[(0,) + frag_c(shape, lane, i)])
+        out.append(regs)
+    return out
+
+
 # --- wmma: matrices in memory ---------------------------------------------------
 
 
