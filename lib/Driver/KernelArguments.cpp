@@ -118,8 +118,8 @@ Expected<std::string> KernelArguments::getBindingName(StringRef Spec) {
                              toString(Parsed.takeError()).c_str());
   if (!Parsed->isImage() || Parsed->Buf.Name.empty())
     return createStringError(
-        "--bind '%s': expected NAME=KIND:TYPE[W,H,D]..., a texture or "
-        "surface for the module's .texref or .surfref NAME",
+        "--bind '%s': expected a texture or surface SPEC named after the "
+        "module's .texref or .surfref (NAME=tex2d:f32[W,H]...)",
         Spec.str().c_str());
   return Parsed->Buf.Name;
 }
