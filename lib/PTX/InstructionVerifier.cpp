@@ -625,10 +625,12 @@ void FunctionVerifier::checkOpaqueAddress(const InstCtx &C, const Operand &Op,
     if (!Texture && !Surface)
       Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
                    "only texture and surface instructions name it");
-    else if (Texture && !(K == OpaqueKind::TexRef ||
-                          (K == OpaqueKind::SamplerRef && Code == Opcode::Txq)))
+    else if (Texture && K == OpaqueKind::SamplerRef && Code == Opcode::Txq)
       Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
-                   "tex, tld4 and txq read a .texref (txq also a .samplerref)");
+                   "txq of a .samplerref is not supported");
+    else if (Texture && K != OpaqueKind::TexRef)
+      Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
+                   "tex, tld4 and txq read a .texref");
     else if (Surface && K != OpaqueKind::SurfRef)
       Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
                    "surface instructions access a .surfref");
