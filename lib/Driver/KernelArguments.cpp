@@ -4,9 +4,10 @@
 #include "ptxjit/Driver/BufferFile.h"
 #include "ptxjit/Driver/BufferPrinter.h"
 #include "ptxjit/Runtime/DeviceArena.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "ptxjit/Runtime/Textures.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 
 using namespace llvm;
 using namespace ptxjit;
@@ -110,6 +111,45 @@ static Expected<BoundArgument> bindArgument(const ParamDesc &Param,
   return Arg;
 }
 
+Expected<std::string> KernelArguments::getBindingName(StringRef Spec) {
+  Expected<ArgSpec> Parsed = parseArgSpec(Spec);
+  if (!Parsed)
+    return createStringError("--bind '%s': %s", Spec.str().c_str(),
+                             toString(Parsed.takeError()).c_str());
+  if (!Parsed->isImage() || Parsed->Buf.Name.empty())
+    return createStringError(
+        "--bind '%s': expected a texture or surface SPEC named after the "
+        "module's .texref or .surfref (NAME=tex2d:f32[W,H]...)",
+        Spec.str().c_str());
+  return Parsed->Buf.Name;
+}
+
+Expected<uint64_t> KernelArguments::bindReference(StringRef Spec,
+                                                  bool IsSurface,
+                                                  std::string &Name) {
+  Expected<std::string> N = getBindingName(Spec);
+  if (!N)
+    return N.takeError();
+  Name = *N;
+  // The reference stands where a parameter would in messages.
+  ParamDesc Param = ParamDesc::getInt(
+      (IsSurface ? ".surfref " : ".texref ") + Name, 64, false);
+  Expected<BoundArgument> Arg =
+      bindArgument(Param, Spec, Arguments.size() + References.size());
+  if (!Arg)
+    return Arg.takeError();
+  if (Arg->Spec.Img.IsSurface != IsSurface)
+    return createStringError(
+        "--bind '%s': '%s' is a %s, so it binds a %s (%s)", Spec.str().c_str(),
+        Name.c_str(), IsSurface ? ".surfref" : ".texref",
+        IsSurface ? "surface" : "texture",
+        IsSurface ? "surf1d, surf2d or surf3d" : "tex1d, tex2d or tex3d");
+  uint64_t Handle = 0;
+  std::memcpy(&Handle, Arg->Value.data(), sizeof Handle);
+  References.push_back(std::move(*Arg));
+  return Handle;
+}
+
 Expected<KernelArguments> KernelArguments::create(ArrayRef<ParamDesc> Params,
                                                   ArrayRef<std::string> Specs) {
   if (Error E = checkCount(Params, Specs))
@@ -135,7 +175,13 @@ SmallVector<void *, 8> KernelArguments::getKernelParams() {
 Error KernelArguments::writeOutputs(raw_ostream &OS,
                                     uint64_t PrintLimit) const {
   Error Failures = Error::success();
-  for (const BoundArgument &Arg : Arguments) {
+  SmallVector<const BoundArgument *, 8> All;
+  for (const BoundArgument &Arg : Arguments)
+    All.push_back(&Arg);
+  for (const BoundArgument &Arg : References)
+    All.push_back(&Arg);
+  for (const BoundArgument *A : All) {
+    const BoundArgument &Arg = *A;
     if (!Arg.Buffer)
       continue;
     const BufferOutput &Out = Arg.Spec.Buf.Output;

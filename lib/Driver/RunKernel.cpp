@@ -198,6 +198,33 @@ static void registerBuffers(runtime::CheckSession &Check,
   }
 }
 
+/// --bind: each texture or surface's handle goes into the module's .texref
+/// or .surfref of its NAME, before any kernel runs.
+static Error bindReferences(device::Module &M, KernelArguments &Args,
+                            ArrayRef<std::string> Bindings) {
+  for (const std::string &Spec : Bindings) {
+    Expected<std::string> Name = KernelArguments::getBindingName(Spec);
+    if (!Name)
+      return Name.takeError();
+    const ptx::VariableDecl *V = M.getPTX().findGlobal(*Name);
+    if (!V || (V->Opaque != ptx::OpaqueKind::TexRef &&
+               V->Opaque != ptx::OpaqueKind::SurfRef))
+      return makeError(formatv("--bind '{0}': the module has no .texref or "
+                               ".surfref named '{1}'",
+                               Spec, *Name));
+    std::string Bound;
+    Expected<uint64_t> Handle =
+        Args.bindReference(Spec, V->Opaque == ptx::OpaqueKind::SurfRef, Bound);
+    if (!Handle)
+      return Handle.takeError();
+    Expected<device::Allocation> Storage = M.getGlobal(*Name);
+    if (!Storage)
+      return Storage.takeError();
+    std::memcpy(Storage->Base, &*Handle, sizeof(uint64_t));
+  }
+  return Error::success();
+}
+
 Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
                         double ParseSeconds, raw_ostream &Out,
                         raw_ostream &Err) {
@@ -258,6 +285,8 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   Expected<device::Module &> M = Context->loadModule(std::move(PTX));
   if (!M)
     return M.takeError();
+  if (Error E = bindReferences(*M, *Args, Opts.Bindings))
+    return E;
   Expected<device::Kernel &> DK = M->getKernel(KernelName);
   if (!DK)
     return DK.takeError();

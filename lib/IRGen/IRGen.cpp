@@ -4,6 +4,7 @@
 #include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/PTX/GlobalImage.h"
 #include "ptxjit/PTX/ModuleInfo.h"
+#include "ptxjit/PTX/TextureRefs.h"
 #include "ptxjit/Transforms/Pipeline.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -175,6 +176,13 @@ static WarpWaits findWarpWaits(const ptx::Module &M,
 }
 
 Constant *ModuleLowering::lowerInitializer(const ptx::VariableDecl &V) {
+  // A .samplerref holds its sampler word; a .texref or .surfref a handle,
+  // 0 until bound.
+  if (V.Opaque != ptx::OpaqueKind::None)
+    return ConstantInt::get(Type::getInt64Ty(Ctx),
+                            V.Opaque == ptx::OpaqueKind::SamplerRef
+                                ? ptx::getSamplerWord(V).encode()
+                                : 0);
   // Elements of the variable's type, as many as its size holds.
   Type *Elt;
   switch (V.Type) {

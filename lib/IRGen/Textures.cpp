@@ -18,6 +18,7 @@
 #include "Lowering.h"
 #include "ptxjit/ABI/TextureABI.h"
 #include "ptxjit/ABI/WarpABI.h"
+#include "ptxjit/PTX/TextureRefs.h"
 
 using namespace llvm;
 using namespace ptxjit;
@@ -38,6 +39,9 @@ public:
   Expected<abi::ImageGeometry> getGeometry() const;
   /// Each lane's handle (the address's base register) in a <32 x i64>.
   Expected<Value *> storeHandles(const Operand &Address);
+  /// The sampler word (i32) of a fetch from Address: its .samplerref's
+  /// ([tex, smp, {...}]), else its .texref's initializer's, else zero.
+  Expected<Value *> samplerWord(const Operand &Address);
   /// The coordinates as 32-bit patterns in a [Components x <32 x i32>].
   Expected<Value *> storeCoordinates(const Operand &Coords, ScalarType CoordTy,
                                      unsigned Components = 4);
@@ -83,20 +87,55 @@ Expected<abi::ImageGeometry> ImageLowering::getGeometry() const {
   return FL.error(I, "the instruction needs a geometry");
 }
 
+/// The 64-bit value a .texref, .surfref or .samplerref variable (module
+/// scope or kernel parameter) holds: the same for every lane.
+static Expected<Value *> loadOpaque(FunctionLowering &FL, StringRef Name,
+                                    SMLoc Loc) {
+  Expected<LaneValue> A = FL.getAddress(
+      Operand::named(Operand::Address, Name, Loc), ptx::StateSpace::Global);
+  if (!A)
+    return A.takeError();
+  return FL.loadLanes(*A, FL.B.getInt64Ty(), FL.getInstMask(),
+                      /*AlwaysSafe=*/true);
+}
+
 Expected<Value *> ImageLowering::storeHandles(const Operand &Address) {
-  if (Address.Kind != Operand::Address || !Address.BaseIsRegister ||
+  if (Address.Kind != Operand::Address || Address.Name.empty() ||
       Address.Value != 0)
-    return FL.error(I, "texture and surface references (.texref, .surfref) "
-                       "are not supported; only object handles in registers");
-  Expected<LaneValue> H =
-      FL.read(Operand::named(Operand::Register, Address.Name, Address.Loc),
-              ScalarType::U64);
-  if (!H)
-    return H.takeError();
-  Value *Handles = FL.widen(H->V);
+    return FL.error(I, "the texture or surface is a .u64 register holding an "
+                       "object handle, or a .texref or .surfref variable");
+  Value *Handles;
+  if (Address.BaseIsRegister) {
+    Expected<LaneValue> H =
+        FL.read(Operand::named(Operand::Register, Address.Name, Address.Loc),
+                ScalarType::U64);
+    if (!H)
+      return H.takeError();
+    Handles = FL.widen(H->V);
+  } else {
+    // A .texref or .surfref holds the handle of the object bound to it.
+    Expected<Value *> H = loadOpaque(FL, Address.Name, Address.Loc);
+    if (!H)
+      return H.takeError();
+    Handles = FL.widen(*H);
+  }
   AllocaInst *Slot = FL.createTemporary(Handles->getType());
   B.CreateStore(Handles, Slot);
   return Slot;
+}
+
+Expected<Value *> ImageLowering::samplerWord(const Operand &Address) {
+  if (!Address.Sampler.empty()) {
+    Expected<Value *> W = loadOpaque(FL, Address.Sampler, Address.Loc);
+    if (!W)
+      return W.takeError();
+    return B.CreateTrunc(*W, FL.getLaneType(ScalarType::B32));
+  }
+  uint32_t Word = 0;
+  if (!Address.BaseIsRegister)
+    if (const ptx::VariableDecl *V = FL.ML.PM.findGlobal(Address.Name))
+      Word = ptx::getSamplerWord(*V).encode();
+  return B.getInt32(Word);
 }
 
 Expected<Value *> ImageLowering::storeCoordinates(const Operand &Coords,
@@ -267,10 +306,22 @@ Error InstructionLowering::visitTexture(const ptx::Instruction &I) {
   unsigned LodOperands = Op.Lod == abi::TexLod::Level  ? 1
                          : Op.Lod == abi::TexLod::Grad ? 2
                                                        : 0;
-  if (I.Operands.size() != 3 + LodOperands)
-    return L.unsupported(
-        "a texture operand offset or depth comparison (an operand after the "
-        "coordinates, level of detail or gradients)");
+  // After the level of detail or gradients: the texel offsets e (a vector)
+  // and the depth compare value f (a scalar), each optional.
+  unsigned Extra = 3 + LodOperands;
+  const Operand *Offsets = nullptr;
+  if (I.Operands.size() > Extra && I.Operands[Extra].Kind == Operand::Vector)
+    Offsets = &I.Operands[Extra++];
+  if (I.Operands.size() > Extra)
+    return FL.error(
+        I, "a depth compare operand (after the coordinates, level of detail, "
+           "gradients or offsets) is not supported: the PTX ISA does not say "
+           "which comparison passes, and CUDA's texture objects have no "
+           "comparison function to take it from");
+  Op.Offsets = Offsets != nullptr;
+  if (Offsets && (Op.Geometry == abi::ImageGeometry::Cube ||
+                  Op.Geometry == abi::ImageGeometry::ACube))
+    return FL.error(I, "cubemaps take no texel offsets");
   if (Op.Lod != abi::TexLod::Base && !Op.FloatCoords)
     return FL.error(I, "tex.level and tex.grad take .f32 coordinates");
   if (I.Op == ptx::Opcode::Tld4) {
@@ -313,6 +364,28 @@ Error InstructionLowering::visitTexture(const ptx::Instruction &I) {
     if (Error E = L.storeFloats(I.Operands[3 + K], *Coords,
                                 abi::TexLodArgs + 4 * K, 3))
       return E;
+  if (Offsets) {
+    unsigned Want = Op.Geometry == abi::ImageGeometry::D1 ||
+                            Op.Geometry == abi::ImageGeometry::A1D
+                        ? 1
+                    : Op.Geometry == abi::ImageGeometry::D3 ? 4
+                                                            : 2;
+    if (Offsets->Elements.size() != Want)
+      return FL.error(I, "the texel offsets have " + Twine(Want) +
+                             (Want == 1 ? " component" : " components") +
+                             " for this geometry");
+    for (unsigned K = 0; K != std::min(Want, 3u); ++K) {
+      Expected<LaneValue> V = FL.read(Offsets->Elements[K], ScalarType::S32);
+      if (!V)
+        return V.takeError();
+      B.CreateStore(FL.widen(V->V),
+                    L.component(*Coords, abi::TexOffsetArgs + K));
+    }
+  }
+  Expected<Value *> Word = L.samplerWord(I.Operands[1]);
+  if (!Word)
+    return Word.takeError();
+  B.CreateStore(FL.widen(*Word), L.component(*Coords, abi::TexSamplerArg));
   Type *I32s = FL.getVectorType(B.getInt32Ty());
   AllocaInst *Result = FL.createTemporary(ArrayType::get(I32s, 4));
   Value *Traps = B.CreateCall(

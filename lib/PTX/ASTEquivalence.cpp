@@ -109,7 +109,9 @@ bool Comparer::compare(const Operand &A, const Operand &B) {
          field("InAddress", A.InAddress, B.InAddress) &&
          field("Minus", A.Minus, B.Minus) &&
          field("Selector", A.Selector, B.Selector) &&
-         field("Name", A.Name, B.Name) && field("Value", A.Value, B.Value) &&
+         field("Name", A.Name, B.Name) &&
+         field("Sampler", A.Sampler, B.Sampler) &&
+         field("Value", A.Value, B.Value) &&
          list("Elements", A.Elements, B.Elements, cmp<Operand>());
 }
 
@@ -150,6 +152,13 @@ bool Comparer::compare(const VariableDecl &A, const VariableDecl &B) {
           field("PtrSpace", A.PtrSpace, B.PtrSpace) &&
           field("PtrAlign", A.PtrAlign, B.PtrAlign) &&
           field("IsManaged", A.IsManaged, B.IsManaged) &&
+          field("Opaque", A.Opaque, B.Opaque) &&
+          list("sampler field", ArrayRef(A.SamplerFields),
+               ArrayRef(B.SamplerFields),
+               [&](const SamplerField &X, const SamplerField &Y) {
+                 return field("Name", X.Name, Y.Name) &&
+                        field("Value", X.Value, Y.Value);
+               }) &&
           field("HasInitializer", A.HasInitializer, B.HasInitializer) &&
           within("initializer", compare(A.Init, B.Init)) &&
           field("ContinuesPrevious", A.ContinuesPrevious, B.ContinuesPrevious));

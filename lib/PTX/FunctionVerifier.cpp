@@ -8,6 +8,7 @@
 
 #include "VerifierImpl.h"
 #include "ptxjit/PTX/SpecialRegisters.h"
+#include "ptxjit/PTX/TextureRefs.h"
 
 using namespace llvm;
 using namespace ptxjit::ptx;
@@ -17,10 +18,14 @@ void FunctionVerifier::run() {
 
   // Parameters live in a scope of their own around the body.
   Scopes.push();
-  for (const VariableDecl &P : F.Returns)
+  for (const VariableDecl &P : F.Returns) {
+    checkOpaqueDeclaration(P, false, false, Diags);
     declareLocal(P);
-  for (const VariableDecl &P : F.Params)
+  }
+  for (const VariableDecl &P : F.Params) {
+    checkOpaqueDeclaration(P, false, F.IsEntry, Diags);
     declareLocal(P);
+  }
   Scopes.push();
   for (const Statement &S : F.Body) {
     switch (S.Kind) {
@@ -31,6 +36,7 @@ void FunctionVerifier::run() {
       Scopes.pop();
       break;
     case Statement::Decl:
+      checkOpaqueDeclaration(F.Locals[S.Index], false, false, Diags);
       declareLocal(F.Locals[S.Index]);
       break;
     case Statement::Inst:

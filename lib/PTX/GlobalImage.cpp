@@ -3,6 +3,7 @@
 #include "ptxjit/PTX/GlobalImage.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/ModuleInfo.h"
+#include "ptxjit/PTX/TextureRefs.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/Endian.h"
 
@@ -67,6 +68,18 @@ GlobalImage ptx::buildGlobalImage(const Module &M, const VariableDecl &V) {
   GlobalImage Image;
   Image.Var = &V;
   Image.Align = std::max<uint64_t>(getAlignment(V), 16);
+  if (V.Opaque != OpaqueKind::None) {
+    // A .texref or .surfref starts unbound (handle 0); a .samplerref holds
+    // its initializer's sampler word.
+    Image.Size = 8;
+    Image.Bytes.assign(8, 0);
+    if (V.Opaque == OpaqueKind::SamplerRef) {
+      uint32_t W = getSamplerWord(V).encode();
+      for (unsigned B = 0; B != 4; ++B)
+        Image.Bytes[B] = uint8_t(W >> (8 * B));
+    }
+    return Image;
+  }
   SmallVector<const Initializer *, 16> Flat;
   if (V.HasInitializer)
     flattenInitializer(V.Init, Flat);

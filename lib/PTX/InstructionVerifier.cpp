@@ -15,6 +15,7 @@
 #include "VerifierImpl.h"
 #include "ptxjit/PTX/InstructionRules.h"
 #include "ptxjit/PTX/MatrixRules.h"
+#include "ptxjit/PTX/TextureRefs.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -618,9 +619,11 @@ void FunctionVerifier::checkAddress(const InstCtx &C, unsigned OpNo,
   case NameRef::None:
     return reportUndefined(locOf(Op.Name), Op.Name);
   case NameRef::Variable:
-    return;
+    return checkOpaqueAddress(C, Op, R.Decl);
   case NameRef::Register:
   case NameRef::SpecialReg:
+    if (!Op.Sampler.empty())
+      checkOpaqueAddress(C, Op, nullptr);
     if (R.VectorWidth != 1 || !isAddressSized(R.Type))
       Diags.report(locOf(Op.Name), DiagID::err_operand_type, OpNo, C.Text,
                    getSpelling(R.Type), "an address (.u32 or .u64)");
@@ -629,6 +632,50 @@ void FunctionVerifier::checkAddress(const InstCtx &C, unsigned OpNo,
     C.kind(Diags, Op, OpNo, "based on a register or a variable");
     return;
   }
+}
+
+// tex, tld4 and txq name .texref variables (txq also .samplerref), the
+// surface instructions .surfref variables; no other instruction names an
+// opaque variable. The sampler of [tex, smp, {...}] is a .samplerref.
+void FunctionVerifier::checkOpaqueAddress(const InstCtx &C, const Operand &Op,
+                                          const VariableDecl *Base) {
+  Opcode Code = C.I.Op;
+  bool Texture =
+      Code == Opcode::Tex || Code == Opcode::Tld4 || Code == Opcode::Txq;
+  bool Surface = Code == Opcode::Suld || Code == Opcode::Sust ||
+                 Code == Opcode::Sured || Code == Opcode::Suq;
+  if (Base && Base->Opaque != OpaqueKind::None) {
+    OpaqueKind K = Base->Opaque;
+    StringRef Kind = getOpaqueSpelling(K);
+    if (!Texture && !Surface)
+      Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
+                   "only texture and surface instructions name it");
+    else if (Texture && K == OpaqueKind::SamplerRef && Code == Opcode::Txq)
+      Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
+                   "txq of a .samplerref is not supported");
+    else if (Texture && K != OpaqueKind::TexRef)
+      Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
+                   "tex, tld4 and txq read a .texref");
+    else if (Surface && K != OpaqueKind::SurfRef)
+      Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
+                   "surface instructions access a .surfref");
+  }
+  if (Op.Sampler.empty())
+    return;
+  if (Code != Opcode::Tex && Code != Opcode::Tld4) {
+    C.kind(Diags, Op, 0, "an address without a sampler");
+    return;
+  }
+  NameRef S = resolve(Op.Sampler);
+  if (S.Kind == NameRef::None)
+    return reportUndefined(locOf(Op.Sampler), Op.Sampler);
+  if (S.Kind != NameRef::Variable || !S.Decl ||
+      S.Decl->Opaque != OpaqueKind::SamplerRef)
+    Diags.report(locOf(Op.Sampler), DiagID::err_opaque_use, Op.Sampler,
+                 S.Decl && S.Decl->Opaque != OpaqueKind::None
+                     ? getOpaqueSpelling(S.Decl->Opaque)
+                     : StringRef("not a .samplerref"),
+                 "the sampler of [texture, sampler, {...}] is a .samplerref");
 }
 
 void FunctionVerifier::checkLabelOperand(const InstCtx &C, unsigned OpNo,

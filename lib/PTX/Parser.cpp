@@ -93,6 +93,7 @@ private:
   bool parseDeclaration(std::vector<VariableDecl> &Out, Linkage Link,
                         bool AllowInitializer);
   bool parseInitializer(Initializer &Init, unsigned Depth);
+  bool parseSamplerFields(VariableDecl &D);
 
   // Function bodies.
   bool parseBody(Function &F);
@@ -581,8 +582,12 @@ bool Parser::parseDeclSpecifiers(VariableDecl &D, bool AllowMissingSpace) {
                (Modifier(S.Value) == Modifier::TexRef ||
                 Modifier(S.Value) == Modifier::SamplerRef ||
                 Modifier(S.Value) == Modifier::SurfRef)) {
-      Diags.report(Tok.getLoc(), DiagID::err_texture_reference, W);
-      return false;
+      // An opaque reference holds a 64-bit handle (or sampler word).
+      Modifier M = Modifier(S.Value);
+      D.Opaque = M == Modifier::TexRef       ? OpaqueKind::TexRef
+                 : M == Modifier::SamplerRef ? OpaqueKind::SamplerRef
+                                             : OpaqueKind::SurfRef;
+      D.Type = ScalarType::B64;
     } else {
       Diags.report(Tok.getLoc(), DiagID::err_unknown_type, W);
       return false;
@@ -627,9 +632,36 @@ bool Parser::parseDeclarator(VariableDecl &D, bool AllowInitializer) {
   }
   if (AllowInitializer && consumeIf(Token::Equal)) {
     D.HasInitializer = true;
+    if (D.Opaque != OpaqueKind::None)
+      return parseSamplerFields(D);
     return parseInitializer(D.Init, 0);
   }
   return true;
+}
+
+// = { addr_mode_0 = clamp_to_border, filter_mode = nearest }: names and
+// values are checked by the verifier.
+bool Parser::parseSamplerFields(VariableDecl &D) {
+  if (!expect(Token::LBrace, "'{'"))
+    return false;
+  if (consumeIf(Token::RBrace))
+    return true;
+  do {
+    SamplerField F;
+    F.Loc = Tok.getLoc();
+    if (!Tok.is(Token::Identifier))
+      return expected("a field name");
+    F.Name = Tok.Text;
+    next();
+    if (!expect(Token::Equal, "'='"))
+      return false;
+    if (!Tok.is(Token::Identifier) && !Tok.is(Token::Integer))
+      return expected("a field value");
+    F.Value = Tok.Text;
+    next();
+    D.SamplerFields.push_back(F);
+  } while (consumeIf(Token::Comma));
+  return expect(Token::RBrace, "'}'");
 }
 
 bool Parser::parseDeclaration(std::vector<VariableDecl> &Out, Linkage Link,
@@ -1166,8 +1198,8 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
 }
 
 // [%rd1], [%rd1+8], [%rd1+-8], [var], [var+8], [4096], and the textures'
-// and surfaces' [%rd1, {%f1, %f2}], whose coordinates become the next
-// operand.
+// and surfaces' [%rd1, {%f1, %f2}] or [tex, smp, {%f1, %f2}], whose
+// coordinates become the next operand.
 bool Parser::parseAddress(Operand &Op) {
   next(); // '['
   Op.Kind = Operand::Address;
@@ -1179,6 +1211,13 @@ bool Parser::parseAddress(Operand &Op) {
       return false;
     if (Tok.is(Token::Comma) && !PendingCoordinates) {
       next();
+      // [tex, smp, {...}]: independent texturing mode's explicit sampler.
+      if (Tok.is(Token::Identifier)) {
+        Op.Sampler = Tok.Text;
+        next();
+        if (!expect(Token::Comma, "','"))
+          return false;
+      }
       if (!Tok.is(Token::LBrace))
         return expected("texture coordinates {...}");
       Operand Coords;

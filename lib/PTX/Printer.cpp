@@ -96,6 +96,8 @@ void ptxjit::ptx::printOperand(const Operand &Op, raw_ostream &OS) {
     } else {
       OS << Op.Name;
       printOffset(OS, Op.Value, /*PlusMinus=*/true);
+      if (!Op.Sampler.empty())
+        OS << ", " << Op.Sampler;
     }
     OS << ']';
     return;
@@ -359,7 +361,20 @@ void ModulePrinter::printDeclSpecifiers(const VariableDecl &D) {
     Word() << ".align " << D.Align;
   if (D.VectorWidth != 1)
     Word() << ".v" << unsigned(D.VectorWidth);
-  Word() << getSpelling(D.Type);
+  switch (D.Opaque) {
+  case OpaqueKind::None:
+    Word() << getSpelling(D.Type);
+    break;
+  case OpaqueKind::TexRef:
+    Word() << ".texref";
+    break;
+  case OpaqueKind::SamplerRef:
+    Word() << ".samplerref";
+    break;
+  case OpaqueKind::SurfRef:
+    Word() << ".surfref";
+    break;
+  }
   if (D.IsPtr) {
     Word() << ".ptr";
     if (D.PtrSpace != StateSpace::None)
@@ -379,7 +394,13 @@ void ModulePrinter::printDeclarator(const VariableDecl &D) {
       OS << Dim;
     OS << ']';
   }
-  if (D.HasInitializer) {
+  if (D.HasInitializer && D.Opaque != OpaqueKind::None) {
+    OS << " = {";
+    for (size_t I = 0, E = D.SamplerFields.size(); I != E; ++I)
+      OS << (I ? ", " : " ") << D.SamplerFields[I].Name << " = "
+         << D.SamplerFields[I].Value << (I + 1 == E ? " " : "");
+    OS << '}';
+  } else if (D.HasInitializer) {
     OS << " = ";
     printInitializer(D.Init);
   }

@@ -10,6 +10,7 @@
 
 #include "ptxjit/PTX/Verifier.h"
 #include "VerifierImpl.h"
+#include "ptxjit/PTX/TextureRefs.h"
 
 using namespace llvm;
 using namespace ptxjit::ptx;
@@ -62,9 +63,11 @@ void ModuleVerifier::run() {
     else if (T.Kind == TopLevel::Func)
       declareFunction(M.Functions[T.Index]);
   }
-  for (const VariableDecl &V : M.Globals)
-    if (V.HasInitializer)
+  for (const VariableDecl &V : M.Globals) {
+    checkOpaqueDeclaration(V, /*AtModuleScope=*/true, false, Diags);
+    if (V.HasInitializer && V.Opaque == OpaqueKind::None)
       checkInitializer(V.Init);
+  }
   for (const Function &F : M.Functions)
     if (F.HasBody)
       FunctionVerifier(M, Syms, F, Diags).run();

@@ -101,6 +101,8 @@ private:
   void checkPredPair(const InstCtx &C, unsigned OpNo, const Operand &Op,
                      ScalarType Ty);
   void checkAddress(const InstCtx &C, unsigned OpNo, const Operand &Op);
+  void checkOpaqueAddress(const InstCtx &C, const Operand &Op,
+                          const VariableDecl *Base);
   /// mma, wmma, ldmatrix, stmatrix and movmatrix (MatrixRules.h): the form
   /// of the suffixes, then the fragments and the other operands.
   void verifyMatrix(const InstCtx &C, llvm::StringRef Shape);

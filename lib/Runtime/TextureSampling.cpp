@@ -254,6 +254,7 @@ struct LevelLookup {
   float Coords[3];
   int32_t Layer;
   ImageGeometry G;
+  const int32_t *Offsets; ///< texel offsets, or null
 };
 } // namespace
 
@@ -269,6 +270,8 @@ static Channels sampleLevel(const ImageResource &R, const LevelLookup &L,
   for (unsigned A = 0; A != Dims; ++A) {
     AddressMode M = effectiveMode(S, A);
     float U = texelCoordinate(L.Coords[A], Sizes[A], S, M);
+    if (L.Offsets)
+      U += float(L.Offsets[A]);
     if (Linear) {
       Taps[A] = linearTaps(U, Sizes[A], M);
     } else {
@@ -354,16 +357,15 @@ float runtime::gradientLevelOfDetail(const ImageObject &O, ImageGeometry G,
 
 TexelValue runtime::sampleTexture(const ImageObject &O, ImageGeometry G,
                                   const float Coords[3], int32_t Layer,
-                                  const LevelOfDetail &Lod) {
+                                  const LevelOfDetail &Lod,
+                                  const int32_t *Offsets) {
   const ImageResource &R = O.Resource;
   bool FloatResult = returnsFloat(R.Format, O.Sampler.Read);
   // Linear filtering needs float results; integers are point-sampled.
   bool Linear = O.Sampler.Filter == FilterMode::Linear && FloatResult;
-  LevelLookup L{&O.Sampler,
-                getDimensions(G),
-                {Coords[0], Coords[1], Coords[2]},
-                Layer,
-                G};
+  LevelLookup L{
+      &O.Sampler, getDimensions(G), {Coords[0], Coords[1], Coords[2]}, Layer,
+      G,          Offsets};
   SamplerState CubeSampler;
   if (G == ImageGeometry::Cube || G == ImageGeometry::ACube) {
     // A face is sampled with normalized coordinates, clamped at its edges.
@@ -406,18 +408,35 @@ TexelValue runtime::sampleTexture(const ImageObject &O, ImageGeometry G,
   return Result.result(Lo);
 }
 
+ImageObject runtime::applySamplerWord(const ImageObject &O,
+                                      abi::SamplerWord W) {
+  ImageObject Out = O;
+  SamplerState &S = Out.Sampler;
+  if (W.HasFilter)
+    S.Filter = W.Linear ? FilterMode::Linear : FilterMode::Point;
+  static const AddressMode Modes[] = {AddressMode::Wrap, AddressMode::Clamp,
+                                      AddressMode::Mirror, AddressMode::Border};
+  for (unsigned K = 0; K != 3; ++K)
+    if (W.HasAddress[K])
+      S.Address[K] = Modes[W.Address[K] & 3];
+  if (W.HasNormalized)
+    S.NormalizedCoords = W.Normalized;
+  return Out;
+}
+
 TexelValue runtime::fetchTexel(const ImageObject &O, ImageGeometry G,
-                               const int32_t Coords[3], int32_t Layer) {
+                               const int32_t Coords[3], int32_t Layer,
+                               const int32_t *Offsets) {
   TexelReader Reader(O);
   const ImageResource &R = O.Resource;
   unsigned Dims = getDimensions(G);
   const uint64_t Sizes[3] = {R.Width, R.Height, R.Depth};
   int64_t Index[3] = {0, 0, 0};
   for (unsigned A = 0; A != Dims; ++A) {
-    if (R.Kind == ImageResource::Linear &&
-        (Coords[A] < 0 || uint64_t(Coords[A]) >= Sizes[A]))
+    int64_t C = int64_t(Coords[A]) + (Offsets ? Offsets[A] : 0);
+    if (R.Kind == ImageResource::Linear && (C < 0 || uint64_t(C) >= Sizes[A]))
       return TexelValue();
-    Index[A] = addressIndex(Coords[A], Sizes[A], effectiveMode(O.Sampler, A));
+    Index[A] = addressIndex(C, Sizes[A], effectiveMode(O.Sampler, A));
   }
   if (Dims < 3)
     applyLayer(R, G, Layer, Index[1], Index[2]);
@@ -425,16 +444,18 @@ TexelValue runtime::fetchTexel(const ImageObject &O, ImageGeometry G,
 }
 
 TexelValue runtime::gatherTexture(const ImageObject &O, const float Coords[2],
-                                  unsigned Component) {
+                                  unsigned Component, const int32_t *Offsets) {
   TexelReader Reader(O);
   const ImageResource &R = O.Resource;
   const SamplerState &S = O.Sampler;
-  AxisTaps X =
-      linearTaps(texelCoordinate(Coords[0], R.Width, S, effectiveMode(S, 0)),
-                 R.Width, effectiveMode(S, 0));
-  AxisTaps Y =
-      linearTaps(texelCoordinate(Coords[1], R.Height, S, effectiveMode(S, 1)),
-                 R.Height, effectiveMode(S, 1));
+  float OX = Offsets ? float(Offsets[0]) : 0,
+        OY = Offsets ? float(Offsets[1]) : 0;
+  AxisTaps X = linearTaps(
+      texelCoordinate(Coords[0], R.Width, S, effectiveMode(S, 0)) + OX, R.Width,
+      effectiveMode(S, 0));
+  AxisTaps Y = linearTaps(
+      texelCoordinate(Coords[1], R.Height, S, effectiveMode(S, 1)) + OY,
+      R.Height, effectiveMode(S, 1));
   // Counter-clockwise from the lower left: (-,+), (+,+), (+,-), (-,-).
   const int64_t Texels[4][2] = {
       {X.I0, Y.I1}, {X.I1, Y.I1}, {X.I1, Y.I0}, {X.I0, Y.I0}};

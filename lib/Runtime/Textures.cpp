@@ -163,12 +163,22 @@ extern "C" uint32_t ptxjit_rt_tex(uint32_t OpWord, uint32_t Mask,
       Traps |= 1u << L;
       return;
     }
+    // A .samplerref (or a .texref's initializer) replaces sampler settings.
+    ImageObject Sampled;
+    if (uint32_t Word = Coords[abi::TexSamplerArg * 32 + L]) {
+      Sampled = applySamplerWord(*O, abi::SamplerWord::decode(Word));
+      O = &Sampled;
+    }
+    int32_t Offsets[3] = {0, 0, 0};
+    for (unsigned K = 0; Op.Offsets && K != 3; ++K)
+      Offsets[K] = int32_t(Coords[(abi::TexOffsetArgs + K) * 32 + L]);
+    const int32_t *Offs = Op.Offsets ? Offsets : nullptr;
     auto Coord = [&](unsigned K) { return Coords[(K + Layered) * 32 + L]; };
     int32_t Layer = Layered ? int32_t(Coords[L]) : 0;
     TexelValue V;
     if (Op.Gather) {
       float XY[2] = {bit_cast<float>(Coord(0)), bit_cast<float>(Coord(1))};
-      V = gatherTexture(*O, XY, Op.Gather - 1);
+      V = gatherTexture(*O, XY, Op.Gather - 1, Offs);
     } else if (Op.FloatCoords) {
       float XYZ[3] = {bit_cast<float>(Coord(0)), bit_cast<float>(Coord(1)),
                       bit_cast<float>(Coord(2))};
@@ -180,11 +190,11 @@ extern "C" uint32_t ptxjit_rt_tex(uint32_t OpWord, uint32_t Mask,
         Lod.DPdx[K] = Float(abi::TexLodArgs + K, L);
         Lod.DPdy[K] = Float(abi::TexLodArgs + 4 + K, L);
       }
-      V = sampleTexture(*O, Op.Geometry, XYZ, Layer, Lod);
+      V = sampleTexture(*O, Op.Geometry, XYZ, Layer, Lod, Offs);
     } else {
       int32_t XYZ[3] = {int32_t(Coord(0)), int32_t(Coord(1)),
                         int32_t(Coord(2))};
-      V = fetchTexel(*O, Op.Geometry, XYZ, Layer);
+      V = fetchTexel(*O, Op.Geometry, XYZ, Layer, Offs);
     }
     for (unsigned K = 0; K != 4; ++K)
       Result[K * 32 + L] = V.Words[K];

@@ -138,6 +138,12 @@ static cl::list<std::string>
                       "literal, or TYPE[COUNT][=INIT][>OUT] for a buffer"),
              cl::value_desc("spec"), cl::sub(RunCmd),
              cl::cat(ArgumentCategory));
+static cl::list<std::string> BindSpecs(
+    "bind",
+    cl::desc("Bind the module's .texref or .surfref NAME to a texture or "
+             "surface: NAME=KIND:TYPE[W,H,D][=INIT][,OPTION...][>OUT], as "
+             "--arg's images"),
+    cl::value_desc("spec"), cl::sub(RunCmd), cl::cat(ArgumentCategory));
 static cl::opt<unsigned>
     OptLevel("O", cl::init(2), cl::Prefix,
              cl::desc("Optimization level 0-3 (default 2)"), cl::sub(RunCmd),
@@ -468,6 +474,7 @@ int main(int argc, char **argv) {
     }
     Opts.DynamicShared = SharedBytes;
     Opts.Args.assign(ArgSpecs.begin(), ArgSpecs.end());
+    Opts.Bindings.assign(BindSpecs.begin(), BindSpecs.end());
     Opts.PrintStats = PrintStats;
     Opts.PrintLimit = PrintLimit;
     Opts.TimeoutSeconds = Timeout;

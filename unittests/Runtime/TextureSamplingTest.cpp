@@ -390,3 +390,87 @@ TEST(TextureSamplingTest, FormattedSurfaceStores) {
 }
 
 } // namespace
+
+namespace {
+
+float sample1DOffset(const ImageObject &O, float X, int32_t Offset) {
+  float Coords[3] = {X, 0, 0};
+  int32_t Offsets[3] = {Offset, 0, 0};
+  return sampleTexture(O, ImageGeometry::D1, Coords, 0, LevelOfDetail(),
+                       Offsets)
+      .getFloat(0);
+}
+
+TEST(TextureSamplingTest, OffsetsAddTexelsBeforeTheAddressMode) {
+  std::vector<float> T = {10, 20, 30, 40};
+  ImageObject O = texture1D(T, AddressMode::Clamp, FilterMode::Point, false);
+  // x = 0.5 + 2 reads T[2]; 3.5 + 7 clamps to T[3]; 1.5 - 8 clamps to T[0].
+  EXPECT_EQ(sample1DOffset(O, 0.5f, 2), 30);
+  EXPECT_EQ(sample1DOffset(O, 3.5f, 7), 40);
+  EXPECT_EQ(sample1DOffset(O, 1.5f, -8), 10);
+  // Normalized: x = 0.125 is texel coordinate 0.5; + 1 texel reads T[1]
+  // (an offset counts texels, not normalized units).
+  ImageObject N = texture1D(T, AddressMode::Wrap, FilterMode::Point, true);
+  EXPECT_EQ(sample1DOffset(N, 0.125f, 1), 20);
+  // Wrap applies to the offset texel: 3.5 + 1 is texel 4, T[0].
+  EXPECT_EQ(sample1DOffset(N, 0.875f, 1), 10);
+  // Linear: 1.0 + 1 blends T[1] and T[2] halfway.
+  ImageObject L = texture1D(T, AddressMode::Clamp, FilterMode::Linear, false);
+  EXPECT_EQ(sample1DOffset(L, 1.0f, 1), 25);
+}
+
+TEST(TextureSamplingTest, OffsetsOfIntegerFetchesAndGathers) {
+  std::vector<float> T = {10, 20, 30, 40};
+  ImageObject O = texture1D(T, AddressMode::Clamp, FilterMode::Point, false);
+  int32_t Coords[3] = {1, 0, 0}, Offsets[3] = {2, 0, 0};
+  EXPECT_EQ(fetchTexel(O, ImageGeometry::D1, Coords, 0, Offsets).getFloat(0),
+            40);
+  // A linear buffer reads zero outside, offset included.
+  O.Resource.Kind = ImageResource::Linear;
+  Offsets[0] = 3;
+  EXPECT_EQ(fetchTexel(O, ImageGeometry::D1, Coords, 0, Offsets).getFloat(0),
+            0);
+  // tld4 of a 2x2 texture {1, 2; 3, 4} at (1, 1), offset (-1, 0): texel
+  // coordinates (0, 1), footprint i = -1, 0 (clamped to 0, 0) and j = 0, 1.
+  std::vector<float> Q = {1, 2, 3, 4};
+  ImageObject G = texture1D(Q, AddressMode::Clamp, FilterMode::Point, false);
+  G.Resource.Width = 2;
+  G.Resource.Height = 2;
+  G.Resource.Dimensions = 2;
+  G.Resource.RowPitch = 2 * sizeof(float);
+  G.Resource.SlicePitch = 4 * sizeof(float);
+  float XY[2] = {1, 1};
+  int32_t GatherOffsets[3] = {-1, 0, 0};
+  TexelValue V = gatherTexture(G, XY, 0, GatherOffsets);
+  // (i0, j1), (i1, j1), (i1, j0), (i0, j0) = T[1][0], T[1][0], T[0][0],
+  // T[0][0].
+  EXPECT_EQ(V.getFloat(0), 3);
+  EXPECT_EQ(V.getFloat(1), 3);
+  EXPECT_EQ(V.getFloat(2), 1);
+  EXPECT_EQ(V.getFloat(3), 1);
+}
+
+TEST(TextureSamplingTest, SamplerWordReplacesOnlyItsFields) {
+  std::vector<float> T = {10, 20, 30, 40};
+  ImageObject O = texture1D(T, AddressMode::Clamp, FilterMode::Point, false);
+  ptxjit::abi::SamplerWord W;
+  W.HasFilter = W.Linear = true;
+  W.HasAddress[0] = true;
+  W.Address[0] = ptxjit::abi::SamplerWord::Wrap;
+  W.HasNormalized = W.Normalized = true;
+  ptxjit::abi::SamplerWord Back = ptxjit::abi::SamplerWord::decode(W.encode());
+  EXPECT_EQ(Back.encode(), W.encode());
+  EXPECT_NE(W.encode(), 0u);
+  ImageObject S = applySamplerWord(O, Back);
+  EXPECT_EQ(S.Sampler.Filter, FilterMode::Linear);
+  EXPECT_EQ(S.Sampler.Address[0], AddressMode::Wrap);
+  EXPECT_EQ(S.Sampler.Address[1], AddressMode::Clamp); // not given
+  EXPECT_TRUE(S.Sampler.NormalizedCoords);
+  // Normalized 0.5 is texel 2.0: halfway between T[1] and T[2].
+  EXPECT_EQ(sample1D(S, 0.5f), 25);
+  // An empty word changes nothing.
+  ImageObject Same = applySamplerWord(O, ptxjit::abi::SamplerWord());
+  EXPECT_EQ(sample1D(Same, 2.0f), 30);
+}
+
+} // namespace

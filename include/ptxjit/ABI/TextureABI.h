@@ -28,10 +28,45 @@ enum class TexResultKind : uint32_t { F32, S32, U32 };
 /// tex.level an explicit level of detail, tex.grad gradients.
 enum class TexLod : uint32_t { Base, Level, Grad };
 
-/// The coordinate arrays of ptxjit_rt_tex hold 12 components: the
+/// The coordinate arrays of ptxjit_rt_tex hold 16 components: the
 /// coordinates (0-3), then tex.level's level of detail (4), or tex.grad's
-/// dPdx (4-7) and dPdy (8-11).
-constexpr unsigned TexLodArgs = 4, TexArgComponents = 12;
+/// dPdx (4-7) and dPdy (8-11); the texel offsets (12-14, .s32, zero when
+/// the instruction has none); and the sampler word (15, below).
+constexpr unsigned TexLodArgs = 4, TexOffsetArgs = 12, TexSamplerArg = 15,
+                   TexArgComponents = 16;
+
+/// A sampler word: the sampler settings that replace those of the texture
+/// object for one fetch. Independent texturing mode's .samplerref variables
+/// hold one (its fields given by the initializer), and a .texref's
+/// initializer makes one. Zero replaces nothing.
+struct SamplerWord {
+  /// As the runtime's AddressMode: wrap, clamp (to edge), mirror, border.
+  enum AddressMode : uint32_t { Wrap, Clamp, Mirror, Border };
+  bool HasFilter = false, Linear = false;
+  bool HasAddress[3] = {false, false, false};
+  AddressMode Address[3] = {Clamp, Clamp, Clamp};
+  bool HasNormalized = false, Normalized = false;
+
+  uint32_t encode() const {
+    uint32_t W = uint32_t(HasFilter) | uint32_t(Linear) << 1;
+    for (unsigned K = 0; K != 3; ++K)
+      W |= uint32_t(HasAddress[K]) << (2 + K) | uint32_t(Address[K])
+                                                    << (5 + 2 * K);
+    return W | uint32_t(HasNormalized) << 11 | uint32_t(Normalized) << 12;
+  }
+  static SamplerWord decode(uint32_t W) {
+    SamplerWord S;
+    S.HasFilter = W & 1;
+    S.Linear = W >> 1 & 1;
+    for (unsigned K = 0; K != 3; ++K) {
+      S.HasAddress[K] = W >> (2 + K) & 1;
+      S.Address[K] = AddressMode(W >> (5 + 2 * K) & 3);
+    }
+    S.HasNormalized = W >> 11 & 1;
+    S.Normalized = W >> 12 & 1;
+    return S;
+  }
+};
 
 /// The instruction word of ptxjit_rt_tex.
 struct TexOp {
@@ -41,14 +76,17 @@ struct TexOp {
   /// tld4: 1 + the component gathered (r, g, b, a); 0 for tex.
   uint32_t Gather;
   TexLod Lod = TexLod::Base;
+  /// The instruction has texel offsets (components TexOffsetArgs...).
+  bool Offsets = false;
 
   uint32_t encode() const {
     return uint32_t(Geometry) | uint32_t(FloatCoords) << 3 |
-           uint32_t(Result) << 4 | Gather << 6 | uint32_t(Lod) << 9;
+           uint32_t(Result) << 4 | Gather << 6 | uint32_t(Lod) << 9 |
+           uint32_t(Offsets) << 11;
   }
   static TexOp decode(uint32_t W) {
-    return {ImageGeometry(W & 7), bool(W >> 3 & 1), TexResultKind(W >> 4 & 3),
-            W >> 6 & 7, TexLod(W >> 9 & 3)};
+    return {ImageGeometry(W & 7), bool(W >> 3 & 1),   TexResultKind(W >> 4 & 3),
+            W >> 6 & 7,           TexLod(W >> 9 & 3), bool(W >> 11 & 1)};
   }
 };
 

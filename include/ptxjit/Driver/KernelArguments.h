@@ -53,6 +53,14 @@ public:
   static llvm::Expected<KernelArguments>
   create(llvm::ArrayRef<ParamDesc> Params, llvm::ArrayRef<std::string> Specs);
 
+  /// Builds the texture or surface of a --bind SPEC (an image SPEC whose
+  /// NAME is that of the module's .texref or .surfref) for a reference of
+  /// the kind IsSurface says; returns its handle. Its `>` output is written
+  /// with the arguments'.
+  llvm::Expected<uint64_t> bindReference(llvm::StringRef Spec, bool IsSurface,
+                                         std::string &Name);
+  /// The NAME of a --bind SPEC, or an error saying it needs one.
+  static llvm::Expected<std::string> getBindingName(llvm::StringRef Spec);
   llvm::ArrayRef<BoundArgument> getArguments() const { return Arguments; }
   llvm::MutableArrayRef<BoundArgument> getArguments() { return Arguments; }
 
@@ -68,6 +76,8 @@ public:
 
 private:
   std::vector<BoundArgument> Arguments;
+  /// The --bind textures and surfaces, in command-line order.
+  std::vector<BoundArgument> References;
 };
 
 } // namespace driver

@@ -36,6 +36,9 @@ struct RunOptions {
   uint32_t Cluster[3] = {0, 0, 0};
   uint32_t DynamicShared = 0;
   std::vector<std::string> Args;
+  /// --bind NAME=IMAGE: the module's .texref or .surfref NAME holds the
+  /// handle of a texture or surface built as --arg builds one.
+  std::vector<std::string> Bindings;
   unsigned OptLevel = 2;
   bool PrintStats = false;
   uint64_t PrintLimit = 0;   ///< elements printed per `>-` buffer; 0: all

@@ -78,7 +78,10 @@ struct Operand {
   VideoSelector Selector; ///< %r1.b0, %r1.h10, %r1.b7654 (video instructions)
   llvm::SMLoc Loc;
   llvm::StringRef Name; ///< register or symbol name; Address base
-  int64_t Value = 0;    ///< IntImm value, FP bits, or Symbol/Address offset
+  /// Address of tex and tld4 in independent texturing mode: the sampler
+  /// named after the texture, [tex, smp, {...}]; empty otherwise.
+  llvm::StringRef Sampler;
+  int64_t Value = 0; ///< IntImm value, FP bits, or Symbol/Address offset
   llvm::ArrayRef<Operand> Elements; ///< Vector elements; PredPair: 2 regs
 
   /// A Register, Symbol or Address operand naming Name, as the code
@@ -140,6 +143,17 @@ struct Initializer {
 
 enum class Linkage : uint8_t { None, Visible, Extern, Weak, Common };
 
+/// .texref, .samplerref and .surfref: opaque references to a texture, a
+/// sampler or a surface. Their storage is 64-bit (see TextureABI.h).
+enum class OpaqueKind : uint8_t { None, TexRef, SamplerRef, SurfRef };
+
+/// One `name = value` of a .texref or .samplerref initializer:
+/// `= { addr_mode_0 = clamp_to_border, filter_mode = nearest }`.
+struct SamplerField {
+  llvm::SMLoc Loc;
+  llvm::StringRef Name, Value;
+};
+
 /// A variable, parameter or register declaration.
 struct VariableDecl {
   llvm::SMLoc Loc;
@@ -160,8 +174,13 @@ struct VariableDecl {
   uint32_t PtrAlign = 0;
   /// .attribute(.managed): a __managed__ variable, reachable from the host.
   bool IsManaged = false;
+  /// .texref, .samplerref, .surfref (Type is then .b64).
+  OpaqueKind Opaque = OpaqueKind::None;
   bool HasInitializer = false;
   Initializer Init;
+  /// The fields of an opaque variable's initializer (HasInitializer set,
+  /// Init unused).
+  llvm::SmallVector<SamplerField, 0> SamplerFields;
   /// Several names in one declaration (".reg .b32 %a, %b;") become several
   /// decls; this is set on all but the first so the printer keeps the line.
   bool ContinuesPrevious = false;

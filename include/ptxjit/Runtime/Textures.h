@@ -127,10 +127,18 @@ llvm::Error validateImageObject(const ImageObject &O);
 
 /// tex with float coordinates. X, Y and Z are used as far as the geometry
 /// has dimensions (a cube's are a direction); Layer is the array index of
-/// the layered geometries. Lod chooses the mipmap level or levels.
+/// the layered geometries. Lod chooses the mipmap level or levels. Offsets
+/// (tex's operand e, one per dimension) are added in texels of the level
+/// sampled, after normalized coordinates are scaled (and wrapped or
+/// mirrored), before the address mode picks the texels.
 TexelValue sampleTexture(const ImageObject &O, abi::ImageGeometry G,
                          const float Coords[3], int32_t Layer,
-                         const LevelOfDetail &Lod = LevelOfDetail());
+                         const LevelOfDetail &Lod = LevelOfDetail(),
+                         const int32_t *Offsets = nullptr);
+
+/// The object O as the fetch sees it after a sampler word (a .samplerref
+/// or a .texref's initializer) replaced some of its sampler settings.
+ImageObject applySamplerWord(const ImageObject &O, abi::SamplerWord W);
 
 /// The level of detail (lambda, before the level clamps) of a tex.grad
 /// lookup: log2 of the longer of the two gradients, in level-0 texels.
@@ -144,11 +152,12 @@ void selectCubeFace(const float Dir[3], unsigned &Face, float &U, float &V);
 /// tex with integer coordinates (tex1Dfetch): texel indices, never
 /// filtered. Outside a linear buffer, all four words are zero.
 TexelValue fetchTexel(const ImageObject &O, abi::ImageGeometry G,
-                      const int32_t Coords[3], int32_t Layer);
+                      const int32_t Coords[3], int32_t Layer,
+                      const int32_t *Offsets = nullptr);
 /// tld4: channel Component (0-3) of the four texels bilinear filtering of
 /// (X, Y) reads, in the order (i, j+1), (i+1, j+1), (i+1, j), (i, j).
 TexelValue gatherTexture(const ImageObject &O, const float Coords[2],
-                         unsigned Component);
+                         unsigned Component, const int32_t *Offsets = nullptr);
 
 /// Where a surface access of Bytes bytes at Coords (x in bytes; the layer
 /// first for a1d and a2d) lands. Returns false if it must trap; otherwise

@@ -1,0 +1,291 @@
+//===- DriverTexRef.cpp - libcuda.so.1: texture and surface references ----===//
+//
+// The deprecated driver API that binds a module's .texref to memory
+// (cuModuleGetTexRef, cuTexRefSetAddress, cuTexRefSetAddress2D,
+// cuTexRefSetFormat/FilterMode/AddressMode/Flags) and finds its .surfref
+// (cuModuleGetSurfRef). A .texref's storage holds a texture object's handle
+// (TextureRefs.h): each call that changes the reference builds a new object
+// from its settings and writes the handle there, so kernels launched after
+// it sample the new binding. Binding CUDA arrays (cuTexRefSetArray,
+// cuSurfRefSetArray, cuTexRefSetMipmappedArray) is CUDA_ERROR_NOT_SUPPORTED:
+// libcuda has no arrays (cuArrayCreate); the runtime library's
+// cudaMallocArray arrays are its own objects.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverAPI.h"
+#include "ptxjit/Device/Module.h"
+#include "ptxjit/PTX/AST.h"
+#include "ptxjit/Runtime/Textures.h"
+#include "llvm/ADT/DenseMap.h"
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::runtime;
+
+namespace {
+
+/// cuda.h's CUarray_format, CUaddress_mode and CUfilter_mode numbers and
+/// the CU_TRSF_* flags.
+enum : unsigned {
+  FormatU8 = 0x01,
+  FormatU16 = 0x02,
+  FormatU32 = 0x03,
+  FormatS8 = 0x08,
+  FormatS16 = 0x09,
+  FormatS32 = 0x0a,
+  FormatHalf = 0x10,
+  FormatFloat = 0x20,
+  FlagReadAsInteger = 0x01,
+  FlagNormalizedCoordinates = 0x02,
+  FlagSRGB = 0x10,
+};
+
+struct ArrayDescriptor {
+  size_t Width, Height;
+  unsigned Format, NumChannels;
+};
+
+/// One module .texref or .surfref and the settings the calls gave it.
+struct Reference {
+  void *Storage = nullptr; ///< the variable's 8 bytes: the handle
+  bool IsSurface = false;
+  enum MemoryKind { None, Linear, Pitch2D } Memory = None;
+  char *Data = nullptr;
+  uint64_t Bytes = 0;                        ///< Linear
+  uint64_t Width = 0, Height = 0, Pitch = 0; ///< Pitch2D
+  unsigned Format = FormatFloat, NumChannels = 1;
+  SamplerState Sampler;
+  unsigned Flags = 0;
+  uint64_t Handle = 0;
+};
+
+/// The references handed out, one per variable, for the process.
+struct References {
+  std::mutex Lock;
+  DenseMap<void *, std::unique_ptr<Reference>> ByStorage;
+  static References &get() {
+    static References R;
+    return R;
+  }
+};
+
+} // namespace
+
+struct CUtexref_st : Reference {};
+typedef CUtexref_st *CUtexref;
+typedef CUtexref_st *CUsurfref;
+typedef void *CUarray;
+typedef void *CUmipmappedArray;
+
+static bool getFormat(unsigned Format, unsigned Channels, TexelFormat &F) {
+  if (Channels != 1 && Channels != 2 && Channels != 4)
+    return false;
+  F.NumChannels = Channels;
+  switch (Format) {
+  case FormatU8:
+  case FormatU16:
+  case FormatU32:
+    F.Kind = ChannelKind::Unsigned;
+    break;
+  case FormatS8:
+  case FormatS16:
+  case FormatS32:
+    F.Kind = ChannelKind::Signed;
+    break;
+  case FormatHalf:
+  case FormatFloat:
+    F.Kind = ChannelKind::Float;
+    break;
+  default:
+    return false;
+  }
+  F.ChannelBits =
+      Format == FormatU8 || Format == FormatS8                             ? 8
+      : Format == FormatU16 || Format == FormatS16 || Format == FormatHalf ? 16
+                                                                           : 32;
+  return true;
+}
+
+/// Builds the texture object of R's settings and stores its handle in the
+/// variable (0, unbound, when R has no memory or the object is invalid).
+static CUresult rebind(Reference &R) {
+  if (R.Handle)
+    ImageObjectTable::get().destroy(R.Handle);
+  R.Handle = 0;
+  std::memset(R.Storage, 0, sizeof R.Handle);
+  if (R.Memory == Reference::None)
+    return CUDA_SUCCESS;
+  ImageObject O;
+  ImageResource &Res = O.Resource;
+  if (!getFormat(R.Format, R.NumChannels, Res.Format))
+    return CUDA_ERROR_INVALID_VALUE;
+  Res.Data = R.Data;
+  uint64_t TexelBytes = Res.Format.getTexelBytes();
+  if (R.Memory == Reference::Linear) {
+    Res.Kind = ImageResource::Linear;
+    Res.Width = R.Bytes / TexelBytes;
+    Res.RowPitch = Res.Width * TexelBytes;
+  } else {
+    Res.Kind = ImageResource::Pitch2D;
+    Res.Dimensions = 2;
+    Res.Width = R.Width;
+    Res.Height = R.Height;
+    Res.RowPitch = R.Pitch;
+  }
+  Res.SlicePitch = Res.RowPitch * Res.Height;
+  O.Sampler = R.Sampler;
+  O.Sampler.NormalizedCoords = R.Flags & FlagNormalizedCoordinates;
+  // Without CU_TRSF_READ_AS_INTEGER, 8- and 16-bit integers read as
+  // normalized floats; 32-bit ones always as integers.
+  bool ShortInteger =
+      Res.Format.Kind != ChannelKind::Float && Res.Format.ChannelBits < 32;
+  O.Sampler.Read = ShortInteger && !(R.Flags & FlagReadAsInteger)
+                       ? ReadMode::NormalizedFloat
+                       : ReadMode::ElementType;
+  Expected<uint64_t> H = ImageObjectTable::get().create(O);
+  if (!H) {
+    consumeError(H.takeError());
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  R.Handle = *H;
+  std::memcpy(R.Storage, &R.Handle, sizeof R.Handle);
+  return CUDA_SUCCESS;
+}
+
+static CUresult getReference(CUtexref *Out, CUmodule Module, const char *Name,
+                             ptx::OpaqueKind Kind) {
+  if (!Out || !Name)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!Module)
+    return CUDA_ERROR_INVALID_HANDLE;
+  const ptx::VariableDecl *V = Module->getPTX().findGlobal(Name);
+  if (!V || V->Opaque != Kind)
+    return CUDA_ERROR_NOT_FOUND;
+  Expected<device::Allocation> A = Module->getGlobal(Name);
+  if (!A)
+    return cuda::driver::toResult(A.takeError());
+  References &Refs = References::get();
+  std::lock_guard<std::mutex> Guard(Refs.Lock);
+  std::unique_ptr<Reference> &Slot = Refs.ByStorage[A->Base];
+  if (!Slot) {
+    Slot = std::make_unique<CUtexref_st>();
+    Slot->Storage = A->Base;
+    Slot->IsSurface = Kind == ptx::OpaqueKind::SurfRef;
+  }
+  *Out = static_cast<CUtexref>(Slot.get());
+  return CUDA_SUCCESS;
+}
+
+/// Runs F on a texture reference (not a surface's) and rebinds it.
+template <typename Fn> static CUresult update(CUtexref T, Fn &&F) {
+  if (!T || T->IsSurface)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::mutex> Guard(References::get().Lock);
+  if (CUresult R = F(*T))
+    return R;
+  return rebind(*T);
+}
+
+PTXJIT_CUDA_API CUresult cuModuleGetTexRef(CUtexref *TexRef, CUmodule Module,
+                                           const char *Name) {
+  return getReference(TexRef, Module, Name, ptx::OpaqueKind::TexRef);
+}
+
+PTXJIT_CUDA_API CUresult cuModuleGetSurfRef(CUsurfref *SurfRef, CUmodule Module,
+                                            const char *Name) {
+  return getReference(SurfRef, Module, Name, ptx::OpaqueKind::SurfRef);
+}
+
+PTXJIT_CUDA_API CUresult cuTexRefSetAddress_v2(size_t *ByteOffset, CUtexref T,
+                                               CUdeviceptr Ptr, size_t Bytes) {
+  // The memory is used where it starts: no alignment offset.
+  if (ByteOffset)
+    *ByteOffset = 0;
+  return update(T, [&](Reference &R) -> CUresult {
+    R.Memory = Ptr ? Reference::Linear : Reference::None;
+    R.Data = reinterpret_cast<char *>(uintptr_t(Ptr));
+    R.Bytes = Bytes;
+    return CUDA_SUCCESS;
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuTexRefSetAddress2D_v3(CUtexref T,
+                                                 const ArrayDescriptor *Desc,
+                                                 CUdeviceptr Ptr,
+                                                 size_t Pitch) {
+  if (!Desc)
+    return CUDA_ERROR_INVALID_VALUE;
+  return update(T, [&](Reference &R) -> CUresult {
+    TexelFormat F;
+    if (!getFormat(Desc->Format, Desc->NumChannels, F) ||
+        Pitch < Desc->Width * F.getTexelBytes())
+      return CUDA_ERROR_INVALID_VALUE;
+    R.Memory = Ptr ? Reference::Pitch2D : Reference::None;
+    R.Data = reinterpret_cast<char *>(uintptr_t(Ptr));
+    R.Width = Desc->Width;
+    R.Height = Desc->Height;
+    R.Pitch = Pitch;
+    R.Format = Desc->Format;
+    R.NumChannels = Desc->NumChannels;
+    return CUDA_SUCCESS;
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuTexRefSetFormat(CUtexref T, unsigned Format,
+                                           int NumPackedComponents) {
+  return update(T, [&](Reference &R) -> CUresult {
+    TexelFormat F;
+    if (!getFormat(Format, unsigned(NumPackedComponents), F))
+      return CUDA_ERROR_INVALID_VALUE;
+    R.Format = Format;
+    R.NumChannels = unsigned(NumPackedComponents);
+    return CUDA_SUCCESS;
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuTexRefSetFilterMode(CUtexref T, unsigned Mode) {
+  return update(T, [&](Reference &R) -> CUresult {
+    if (Mode > 1)
+      return CUDA_ERROR_INVALID_VALUE;
+    R.Sampler.Filter = Mode ? FilterMode::Linear : FilterMode::Point;
+    return CUDA_SUCCESS;
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuTexRefSetAddressMode(CUtexref T, int Dim,
+                                                unsigned Mode) {
+  return update(T, [&](Reference &R) -> CUresult {
+    // CU_TR_ADDRESS_MODE_WRAP, CLAMP, MIRROR, BORDER: the runtime's order.
+    if (Dim < 0 || Dim > 2 || Mode > 3)
+      return CUDA_ERROR_INVALID_VALUE;
+    R.Sampler.Address[Dim] = AddressMode(Mode);
+    return CUDA_SUCCESS;
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuTexRefSetFlags(CUtexref T, unsigned Flags) {
+  return update(T, [&](Reference &R) -> CUresult {
+    // sRGB conversion is not implemented (as for texture objects).
+    if (Flags & FlagSRGB)
+      return CUDA_ERROR_NOT_SUPPORTED;
+    R.Flags = Flags;
+    return CUDA_SUCCESS;
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuTexRefSetArray(CUtexref, CUarray, unsigned) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+PTXJIT_CUDA_API CUresult cuTexRefSetMipmappedArray(CUtexref, CUmipmappedArray,
+                                                   unsigned) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+PTXJIT_CUDA_API CUresult cuSurfRefSetArray(CUsurfref, CUarray, unsigned) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
