@@ -12,6 +12,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,26 +47,25 @@ createHostTargetMachine(unsigned OptLevel) {
   return JTMB->createTargetMachine();
 }
 
-void ptxjit::optimizeModule(Module &M, unsigned OptLevel) {
+void ptxjit::optimizeModule(Module &M, unsigned OptLevel, TargetMachine &TM) {
   if (OptLevel == 0)
     return;
-  auto TM = createHostTargetMachine(OptLevel);
-  if (!TM) {
-    consumeError(TM.takeError());
-    return;
-  }
-  M.setDataLayout((*TM)->createDataLayout());
-  M.setTargetTriple((*TM)->getTargetTriple());
+  M.setDataLayout(TM.createDataLayout());
+  M.setTargetTriple(TM.getTargetTriple());
   for (Function &F : M)
     if (!F.isDeclaration()) {
-      F.addFnAttr("target-cpu", (*TM)->getTargetCPU());
-      F.addFnAttr("target-features", (*TM)->getTargetFeatureString());
+      F.addFnAttr("target-cpu", TM.getTargetCPU());
+      F.addFnAttr("target-features", TM.getTargetFeatureString());
     }
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
-  PassBuilder PB(TM->get());
+  // LLVM's -time-passes, -print-after and the like cover this pipeline too.
+  PassInstrumentationCallbacks PIC;
+  StandardInstrumentations SI(M.getContext(), /*DebugLogging=*/false);
+  SI.registerCallbacks(PIC, &MAM);
+  PassBuilder PB(&TM, PipelineTuningOptions(), std::nullopt, &PIC);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -175,7 +175,9 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
   (*LM)->setTargetTriple(J->getTargetTriple());
   {
     ScopedTimer T(Times ? &Times->OptimizeSeconds : nullptr);
-    optimizeModule(**LM, Opts.OptLevel);
+    // The code generator's own target machine: the subtarget it builds
+    // for the kernel's attributes serves both.
+    optimizeModule(**LM, Opts.OptLevel, *TM);
   }
   ScopedTimer T(Times ? &Times->CodeGenSeconds : nullptr);
   SimpleCompiler Compile(*TM);
@@ -267,7 +269,12 @@ Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
       emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);
   if (!LM)
     return LM.takeError();
-  optimizeModule(**LM, OptLevel);
+  if (OptLevel != 0) {
+    auto TM = createHostTargetMachine(OptLevel);
+    if (!TM)
+      return TM.takeError();
+    optimizeModule(**LM, OptLevel, **TM);
+  }
   (*LM)->print(OS, nullptr);
   return Error::success();
 }

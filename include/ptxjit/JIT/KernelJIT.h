@@ -111,8 +111,9 @@ private:
   unsigned NextModule = 0;
 };
 
-/// Runs LLVM's standard pipeline at OptLevel on M for the host CPU.
-void optimizeModule(llvm::Module &M, unsigned OptLevel);
+/// Runs LLVM's standard pipeline at OptLevel on M for TM's CPU.
+void optimizeModule(llvm::Module &M, unsigned OptLevel,
+                    llvm::TargetMachine &TM);
 
 } // namespace ptxjit
 
