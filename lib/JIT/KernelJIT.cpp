@@ -101,9 +101,13 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
   // PTXJIT_GDB=1: each kernel's object, with its PTX line table, is
   // registered through the GDB JIT interface, so gdb can break on and show
   // PTX lines (docs/Debugging.md).
-  if (const char *GDB = std::getenv("PTXJIT_GDB"); GDB && *GDB && *GDB != '0')
+  JITOptions Options = Opts;
+  if (const char *GDB = std::getenv("PTXJIT_GDB");
+      GDB && *GDB && *GDB != '0') {
     if (Error E = enableDebuggerSupport(**J))
       return std::move(E);
+    Options.LineTables = true;
+  }
   // Math intrinsics that scalarize become libm calls.
   auto Gen = DynamicLibrarySearchGenerator::GetForCurrentProcess(
       (*J)->getDataLayout().getGlobalPrefix());
@@ -118,7 +122,7 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
     if (Error E = (*J)->getMainJITDylib().define(absoluteSymbols(Runtime)))
       return std::move(E);
   return std::unique_ptr<KernelJIT>(
-      new KernelJIT(std::move(*J), std::move(*TM), Opts));
+      new KernelJIT(std::move(*J), std::move(*TM), Options));
 }
 
 static std::string shapeSuffix(const KernelShape &S) {
@@ -159,6 +163,7 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
   IROpts.ExternalModuleVariables = ExternalModuleVariables;
   IROpts.CheckKinds = CheckKinds;
   IROpts.CheckAddresses = Opts.CheckAddresses;
+  IROpts.LineTables = Opts.LineTables;
   Expected<std::unique_ptr<Module>> LM = [&] {
     ScopedTimer T(Times ? &Times->IRGenSeconds : nullptr);
     return emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
@@ -253,6 +258,7 @@ cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
   B.add("phases", phasesRequested());
   B.add("check-kinds", CheckKinds);
   B.add("check-addresses", Opts.CheckAddresses);
+  B.add("line-tables", Opts.LineTables);
   return B.final();
 }
 
