@@ -27,8 +27,11 @@ splitSourceName(const ptx::Module &PM) {
   return {sys::path::filename(Name).str(), Dir.str()};
 }
 
-DebugLocations::DebugLocations(const ptx::Module &PM, Module &LM)
+DebugLocations::DebugLocations(const ptx::Module &PM, Module &LM,
+                               bool Enabled)
     : PM(PM), DIB(LM) {
+  if (!Enabled)
+    return;
   auto [Name, Dir] = splitSourceName(PM);
   File = DIB.createFile(Name, Dir);
   // Line tables only: what gdb and fault reports need, and cheap.
@@ -43,6 +46,8 @@ DebugLocations::DebugLocations(const ptx::Module &PM, Module &LM)
 }
 
 void DebugLocations::beginFunction(const ptx::Function &F, Function *Fn) {
+  if (!CU)
+    return;
   unsigned Line = PM.getLine(F.Loc);
   DISubroutineType *Ty = DIB.createSubroutineType(DIB.getOrCreateTypeArray({}));
   DISubprogram *SP =
@@ -53,6 +58,8 @@ void DebugLocations::beginFunction(const ptx::Function &F, Function *Fn) {
 
 DILocation *DebugLocations::get(Function *Fn, SMLoc Loc) {
   DISubprogram *SP = Fn->getSubprogram();
+  if (!SP)
+    return nullptr;
   unsigned Line = 0, Column = 0;
   if (Loc.isValid())
     std::tie(Line, Column) = PM.getSourceMgr().getLineAndColumn(Loc);
@@ -61,7 +68,10 @@ DILocation *DebugLocations::get(Function *Fn, SMLoc Loc) {
   return DILocation::get(Fn->getContext(), Line, Column, SP);
 }
 
-void DebugLocations::finalize() { DIB.finalize(); }
+void DebugLocations::finalize() {
+  if (CU)
+    DIB.finalize();
+}
 
 /// The location an instruction without one (or at line 0, as passes give
 /// merged instructions) should have: its nearest located neighbour's in the

@@ -24,11 +24,12 @@ namespace irgen {
 
 class DebugLocations {
 public:
-  DebugLocations(const ptx::Module &PM, llvm::Module &LM);
+  /// Enabled false: no debug information at all (get gives no location).
+  DebugLocations(const ptx::Module &PM, llvm::Module &LM, bool Enabled);
   /// Gives Fn a subprogram for the PTX function F.
   void beginFunction(const ptx::Function &F, llvm::Function *Fn);
   /// The location of PTX source position Loc in Fn (its subprogram's line
-  /// where Loc is not valid).
+  /// where Loc is not valid); null when disabled.
   llvm::DILocation *get(llvm::Function *Fn, llvm::SMLoc Loc);
   /// Completes the debug metadata; once, after every function.
   void finalize();
@@ -37,7 +38,7 @@ private:
   const ptx::Module &PM;
   llvm::DIBuilder DIB;
   llvm::DIFile *File = nullptr;
-  llvm::DICompileUnit *CU = nullptr;
+  llvm::DICompileUnit *CU = nullptr; ///< null when disabled
 };
 
 } // namespace irgen

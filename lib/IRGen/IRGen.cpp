@@ -25,8 +25,10 @@ using ptx::Initializer;
 using ptx::StateSpace;
 
 ModuleLowering::ModuleLowering(const ptx::Module &PM, Module &LM,
-                               const KernelShape &KS)
-    : PM(PM), LM(LM), Ctx(LM.getContext()), KS(KS), DebugLocs(PM, LM) {
+                               const KernelShape &KS,
+                               const IRGenOptions &Options)
+    : PM(PM), LM(LM), Ctx(LM.getContext()), KS(KS), Options(Options),
+      DebugLocs(PM, LM, Options.LineTables) {
   WarpCtxTy = getWarpContextType(Ctx);
 }
 
@@ -421,8 +423,7 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
     return createStringError(inconvertibleErrorCode(), "no kernel named '%s'",
                              Kernel.str().c_str());
   auto LM = std::make_unique<Module>("ptx." + Kernel.str(), Ctx);
-  ModuleLowering ML(M, *LM, Shape);
-  ML.Options = Opts;
+  ModuleLowering ML(M, *LM, Shape, Opts);
   WarpWaits Waits = findWarpWaits(M, *F);
   ML.UsesBarriers = Waits != WarpWaits::None;
   // Checked kernels keep fibers: the checks see each warp's lanes at barriers.

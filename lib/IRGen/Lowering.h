@@ -41,7 +41,7 @@ constexpr unsigned Lanes = 32;
 class ModuleLowering {
 public:
   ModuleLowering(const ptx::Module &PM, llvm::Module &LM,
-                 const KernelShape &KS);
+                 const KernelShape &KS, const IRGenOptions &Options);
 
   llvm::Error lowerGlobals(const ptx::Function &Kernel);
   /// The LLVM function for a PTX .func (emitted on first request).

@@ -12,6 +12,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,26 +47,25 @@ createHostTargetMachine(unsigned OptLevel) {
   return JTMB->createTargetMachine();
 }
 
-void ptxjit::optimizeModule(Module &M, unsigned OptLevel) {
+void ptxjit::optimizeModule(Module &M, unsigned OptLevel, TargetMachine &TM) {
   if (OptLevel == 0)
     return;
-  auto TM = createHostTargetMachine(OptLevel);
-  if (!TM) {
-    consumeError(TM.takeError());
-    return;
-  }
-  M.setDataLayout((*TM)->createDataLayout());
-  M.setTargetTriple((*TM)->getTargetTriple());
+  M.setDataLayout(TM.createDataLayout());
+  M.setTargetTriple(TM.getTargetTriple());
   for (Function &F : M)
     if (!F.isDeclaration()) {
-      F.addFnAttr("target-cpu", (*TM)->getTargetCPU());
-      F.addFnAttr("target-features", (*TM)->getTargetFeatureString());
+      F.addFnAttr("target-cpu", TM.getTargetCPU());
+      F.addFnAttr("target-features", TM.getTargetFeatureString());
     }
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
-  PassBuilder PB(TM->get());
+  // LLVM's -time-passes, -print-after and the like cover this pipeline too.
+  PassInstrumentationCallbacks PIC;
+  StandardInstrumentations SI(M.getContext(), /*DebugLogging=*/false);
+  SI.registerCallbacks(PIC, &MAM);
+  PassBuilder PB(&TM, PipelineTuningOptions(), std::nullopt, &PIC);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -101,9 +101,13 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
   // PTXJIT_GDB=1: each kernel's object, with its PTX line table, is
   // registered through the GDB JIT interface, so gdb can break on and show
   // PTX lines (docs/Debugging.md).
-  if (const char *GDB = std::getenv("PTXJIT_GDB"); GDB && *GDB && *GDB != '0')
+  JITOptions Options = Opts;
+  if (const char *GDB = std::getenv("PTXJIT_GDB");
+      GDB && *GDB && *GDB != '0') {
     if (Error E = enableDebuggerSupport(**J))
       return std::move(E);
+    Options.LineTables = true;
+  }
   // Math intrinsics that scalarize become libm calls.
   auto Gen = DynamicLibrarySearchGenerator::GetForCurrentProcess(
       (*J)->getDataLayout().getGlobalPrefix());
@@ -118,7 +122,7 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
     if (Error E = (*J)->getMainJITDylib().define(absoluteSymbols(Runtime)))
       return std::move(E);
   return std::unique_ptr<KernelJIT>(
-      new KernelJIT(std::move(*J), std::move(*TM), Opts));
+      new KernelJIT(std::move(*J), std::move(*TM), Options));
 }
 
 static std::string shapeSuffix(const KernelShape &S) {
@@ -159,6 +163,7 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
   IROpts.ExternalModuleVariables = ExternalModuleVariables;
   IROpts.CheckKinds = CheckKinds;
   IROpts.CheckAddresses = Opts.CheckAddresses;
+  IROpts.LineTables = Opts.LineTables;
   Expected<std::unique_ptr<Module>> LM = [&] {
     ScopedTimer T(Times ? &Times->IRGenSeconds : nullptr);
     return emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
@@ -175,7 +180,9 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
   (*LM)->setTargetTriple(J->getTargetTriple());
   {
     ScopedTimer T(Times ? &Times->OptimizeSeconds : nullptr);
-    optimizeModule(**LM, Opts.OptLevel);
+    // The code generator's own target machine: the subtarget it builds
+    // for the kernel's attributes serves both.
+    optimizeModule(**LM, Opts.OptLevel, *TM);
   }
   ScopedTimer T(Times ? &Times->CodeGenSeconds : nullptr);
   SimpleCompiler Compile(*TM);
@@ -251,6 +258,7 @@ cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
   B.add("phases", phasesRequested());
   B.add("check-kinds", CheckKinds);
   B.add("check-addresses", Opts.CheckAddresses);
+  B.add("line-tables", Opts.LineTables);
   return B.final();
 }
 
@@ -267,7 +275,12 @@ Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
       emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);
   if (!LM)
     return LM.takeError();
-  optimizeModule(**LM, OptLevel);
+  if (OptLevel != 0) {
+    auto TM = createHostTargetMachine(OptLevel);
+    if (!TM)
+      return TM.takeError();
+    optimizeModule(**LM, OptLevel, **TM);
+  }
   (*LM)->print(OS, nullptr);
   return Error::success();
 }

@@ -4,6 +4,7 @@
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/FrontEnd.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
@@ -114,9 +115,10 @@ std::unique_ptr<ptx::Module> parse(StringRef Text,
   return std::move(*M);
 }
 
-std::unique_ptr<KernelJIT> makeJIT(unsigned OptLevel) {
+std::unique_ptr<KernelJIT> makeJIT(unsigned OptLevel, bool LineTables = false) {
   JITOptions Opts;
   Opts.OptLevel = OptLevel;
+  Opts.LineTables = LineTables;
   Expected<std::unique_ptr<KernelJIT>> J = KernelJIT::create(Opts);
   EXPECT_TRUE(bool(J));
   if (!J) {
@@ -149,6 +151,10 @@ TEST(CacheKeyTest, EveryKernelInputChangesTheKey) {
   EXPECT_TRUE(Seen.insert(O2->getCacheKey(*M, "second", Shape, true)).second);
   EXPECT_TRUE(Seen.insert(O3->getCacheKey(*M, "first", Shape, true)).second);
   EXPECT_TRUE(Seen.insert(O2->getCacheKey(*M, "first", Shape, false)).second);
+  // Objects made for a debugger carry line tables; others must not stand in.
+  EXPECT_TRUE(Seen.insert(makeJIT(2, /*LineTables=*/true)
+                              ->getCacheKey(*M, "first", Shape, true))
+                  .second);
   // A checked kernel calls the checks; an unchecked one must not be reused.
   EXPECT_TRUE(
       Seen.insert(O2->getCacheKey(*M, "first", Shape, true, /*CheckKinds=*/1))
@@ -158,6 +164,39 @@ TEST(CacheKeyTest, EveryKernelInputChangesTheKey) {
     Other.BlockDim[D] += 1;
     EXPECT_TRUE(Seen.insert(O2->getCacheKey(*M, "first", Other, true)).second)
         << "dimension " << D;
+  }
+}
+
+/// Whether Object has a DWARF line table section.
+bool hasLineTable(const MemoryBuffer &Object) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Object.getMemBufferRef());
+  EXPECT_TRUE(bool(Obj));
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return false;
+  }
+  for (const object::SectionRef &S : (*Obj)->sections()) {
+    Expected<StringRef> Name = S.getName();
+    if (Name && *Name == ".debug_line")
+      return true;
+    if (!Name)
+      consumeError(Name.takeError());
+  }
+  return false;
+}
+
+TEST(CacheKeyTest, LineTablesOnlyWhenAsked) {
+  std::unique_ptr<ptx::Module> M = parse(KernelsPTX);
+  std::unique_ptr<KernelJIT> Plain = makeJIT(2),
+                             ForDebugger = makeJIT(2, /*LineTables=*/true);
+  ASSERT_TRUE(M && Plain && ForDebugger);
+  KernelShape Shape;
+  Shape.BlockDim[0] = 32;
+  for (KernelJIT *J : {Plain.get(), ForDebugger.get()}) {
+    Expected<KernelObject> K = J->compileToObject(*M, "first", Shape, true);
+    ASSERT_TRUE(bool(K)) << toString(K.takeError());
+    EXPECT_EQ(hasLineTable(*K->Object), J == ForDebugger.get());
   }
 }
 

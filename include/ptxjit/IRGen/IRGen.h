@@ -36,6 +36,11 @@ struct IRGenOptions {
   /// and warp-synchronous instructions call the runtime's checks, and CTA
   /// barriers run on fibers. Zero: nothing is emitted for it.
   unsigned CheckKinds = 0;
+  /// Every instruction carries the PTX line it implements (a line table in
+  /// the object: emit-llvm reads like the PTX, gdb shows PTX lines). The
+  /// code is the same without; the JIT leaves them out unless a debugger
+  /// asks (JITOptions::LineTables): they cost code generation time.
+  bool LineTables = true;
   // Each option here changes the code: the kernel cache's key has it
   // (KernelJIT::getCacheKey).
 };
