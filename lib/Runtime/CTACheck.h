@@ -2,8 +2,9 @@
 //
 // What the checking mode keeps for the CTAs a worker runs, one after
 // another: the CTA's index and shared memory window, and a shadow cell per
-// byte of shared memory (racecheck: the last writer and readers, with the
-// epoch they accessed in; initcheck: whether the CTA wrote it). An epoch
+// 4-byte word of shared memory (racecheck: the last writer and readers,
+// with the epoch they accessed in; initcheck: whether the CTA wrote it),
+// split into a cell per byte once an access covers part of the word. An epoch
 // ends at every barrier completion, mbarrier or cluster barrier operation
 // and warp-synchronous instruction of the CTA: accesses of two threads in
 // one epoch are concurrent. Epochs grow across CTAs, so the shadow is
@@ -44,6 +45,9 @@ private:
     uint32_t R2Epoch = 0, R2Line = 0;
     uint16_t WTid = 0, RTid = 0, R2Tid = 0;
     bool WAtomic = false, RAtomic = false, R2Atomic = false;
+    /// A word's cell only: its bytes have cells of their own (ByteCells),
+    /// which hold its state; else the word's cell stands for its 4 bytes.
+    bool Split = false;
   };
   uint32_t epoch() const {
     return uint32_t(CTAGen + Sched.barriers().completions());
@@ -55,6 +59,12 @@ private:
   bool reported(const std::string &Key);
   bool checkShared(unsigned Tid, uint64_t Off, unsigned Size, CheckAccessKind K,
                    uint32_t Line);
+  /// One access's effect on one cell: reports its races, records it;
+  /// whether it reads a byte the CTA has not written.
+  bool updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t E,
+                  uint32_t Line, uint64_t Off, unsigned Size);
+  /// Gives word W's bytes cells of their own, copies of the word's.
+  void split(uint64_t W);
   void race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
             uint32_t PrevLine, const char *Access, unsigned Tid, uint32_t Line,
             uint64_t Off, unsigned Size);
@@ -70,7 +80,13 @@ private:
   uint32_t CTA[3] = {0, 0, 0};
   char *SharedBase;
   uint64_t SharedSize;
-  std::vector<Cell> Shadow;
+  /// A cell per 4-byte word of shared memory: an access of whole aligned
+  /// words updates one cell per word instead of four, which is exact as long
+  /// as the four bytes' cells would be equal; the first access to part of a
+  /// word splits it (Cell::Split) and its bytes' cells take over.
+  std::vector<Cell> WordCells;
+  /// A cell per byte, for split words only (allocated at the first split).
+  std::vector<Cell> ByteCells;
   /// Per 4-byte word of shared memory: the epoch in which it became
   /// read-saturated (every byte written before, not written in the epoch,
   /// and read by two threads in it, not atomically), after which another

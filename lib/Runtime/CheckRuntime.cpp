@@ -32,7 +32,7 @@ CTACheck::CTACheck(const LaunchCheck &L, CTAScheduler &S, const uint32_t Blk[3],
     : L(L), Sched(S), SharedBase(SharedBase), SharedSize(SharedSize) {
   std::copy(Blk, Blk + 3, Block);
   if (L.Kinds & (CheckRaces | CheckInit)) {
-    Shadow.resize(SharedSize);
+    WordCells.resize((SharedSize + 3) / 4);
     ReadSaturated.resize(SharedSize / 4);
   }
 }
@@ -138,15 +138,65 @@ void CTACheck::updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
       ReadSaturated[W] = 0;
       continue;
     }
-    bool Saturated = true;
-    for (unsigned B = 0; B != 4 && Saturated; ++B) {
-      const Cell &C = Shadow[W * 4 + B];
-      Saturated = C.WEpoch >= CTAStart && C.WEpoch != E && C.REpoch == E &&
-                  C.R2Epoch == E && !C.RAtomic && !C.R2Atomic;
+    auto SaturatedCell = [&](const Cell &C) {
+      return C.WEpoch >= CTAStart && C.WEpoch != E && C.REpoch == E &&
+             C.R2Epoch == E && !C.RAtomic && !C.R2Atomic;
+    };
+    bool Saturated;
+    if (!WordCells[W].Split) {
+      Saturated = SaturatedCell(WordCells[W]);
+    } else {
+      Saturated = true;
+      for (unsigned B = 0; B != 4 && Saturated; ++B)
+        Saturated = SaturatedCell(ByteCells[W * 4 + B]);
     }
     if (Saturated)
       ReadSaturated[W] = E;
   }
+}
+
+void CTACheck::split(uint64_t W) {
+  if (ByteCells.empty())
+    ByteCells.resize(WordCells.size() * 4);
+  Cell &C = WordCells[W];
+  C.Split = false;
+  std::fill_n(ByteCells.begin() + W * 4, 4, C);
+  C.Split = true;
+}
+
+bool CTACheck::updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t E,
+                          uint32_t Line, uint64_t Off, unsigned Size) {
+  bool Reads = K != CheckAccessKind::Write;
+  bool Writes = K != CheckAccessKind::Read;
+  bool Atomic = K == CheckAccessKind::Atomic;
+  const char *Name = Atomic ? "Atomic" : Writes ? "Write" : "Read";
+  bool Uninit = Reads && C.WEpoch < CTAStart;
+  if (L.Kinds & CheckRaces) {
+    // Another thread wrote in this epoch: RAW or WAW.
+    if (C.WEpoch == E && C.WTid != Tid && !(Atomic && C.WAtomic)) {
+      race(Writes ? "Write-after-write" : "Read-after-write",
+           C.WAtomic ? "Atomic" : "Write", C.WTid, C.WLine, Name, Tid, Line,
+           Off, Size);
+    } else if (Writes) {
+      // Another thread read in this epoch: WAR.
+      if (C.REpoch == E && C.RTid != Tid && !(Atomic && C.RAtomic))
+        race("Write-after-read", C.RAtomic ? "Atomic" : "Read", C.RTid, C.RLine,
+             Name, Tid, Line, Off, Size);
+      else if (C.R2Epoch == E && C.R2Tid != Tid && !(Atomic && C.R2Atomic))
+        race("Write-after-read", C.R2Atomic ? "Atomic" : "Read", C.R2Tid,
+             C.R2Line, Name, Tid, Line, Off, Size);
+    }
+  }
+  if (Reads) {
+    if (C.REpoch != E || C.RTid == Tid) {
+      C.REpoch = E, C.RLine = Line, C.RTid = Tid, C.RAtomic = Atomic;
+    } else if (C.R2Epoch != E || C.R2Tid == Tid) {
+      C.R2Epoch = E, C.R2Line = Line, C.R2Tid = Tid, C.R2Atomic = Atomic;
+    }
+  }
+  if (Writes)
+    C.WEpoch = E, C.WLine = Line, C.WTid = Tid, C.WAtomic = Atomic;
+  return Uninit;
 }
 
 bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
@@ -162,47 +212,28 @@ bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
     }
     return true;
   }
-  if (Shadow.empty())
+  if (WordCells.empty())
     return true;
   uint32_t E = epoch();
-  bool Reads = K != CheckAccessKind::Write;
   bool Writes = K != CheckAccessKind::Read;
   // Epochs never repeat and start at 1, so a zeroed word is not saturated.
   if (!Writes && isReadSaturated(Off, Size, E))
     return true;
-  bool Atomic = K == CheckAccessKind::Atomic;
-  const char *Name = Atomic ? "Atomic" : Writes ? "Write" : "Read";
-  bool Races = L.Kinds & CheckRaces;
+  // The cells in ascending byte order, as reports come out in; a whole
+  // word's cell gives the same reports and state as its four equal bytes'.
+  bool Whole = Off % 4 == 0 && Size % 4 == 0;
   bool Uninit = false;
-  for (unsigned B = 0; B != Size; ++B) {
-    Cell &C = Shadow[Off + B];
-    if (Reads && C.WEpoch < CTAStart)
-      Uninit = true;
-    if (Races) {
-      // Another thread wrote in this epoch: RAW or WAW.
-      if (C.WEpoch == E && C.WTid != Tid && !(Atomic && C.WAtomic)) {
-        race(Writes ? "Write-after-write" : "Read-after-write",
-             C.WAtomic ? "Atomic" : "Write", C.WTid, C.WLine, Name, Tid, Line,
-             Off, Size);
-      } else if (Writes) {
-        // Another thread read in this epoch: WAR.
-        if (C.REpoch == E && C.RTid != Tid && !(Atomic && C.RAtomic))
-          race("Write-after-read", C.RAtomic ? "Atomic" : "Read", C.RTid,
-               C.RLine, Name, Tid, Line, Off, Size);
-        else if (C.R2Epoch == E && C.R2Tid != Tid && !(Atomic && C.R2Atomic))
-          race("Write-after-read", C.R2Atomic ? "Atomic" : "Read", C.R2Tid,
-               C.R2Line, Name, Tid, Line, Off, Size);
-      }
+  uint64_t End = Off + Size;
+  for (uint64_t W = Off / 4; W * 4 < End; ++W) {
+    Cell &WC = WordCells[W];
+    if (Whole && !WC.Split) {
+      Uninit |= updateCell(WC, Tid, K, E, Line, Off, Size);
+      continue;
     }
-    if (Reads) {
-      if (C.REpoch != E || C.RTid == Tid) {
-        C.REpoch = E, C.RLine = Line, C.RTid = Tid, C.RAtomic = Atomic;
-      } else if (C.R2Epoch != E || C.R2Tid == Tid) {
-        C.R2Epoch = E, C.R2Line = Line, C.R2Tid = Tid, C.R2Atomic = Atomic;
-      }
-    }
-    if (Writes)
-      C.WEpoch = E, C.WLine = Line, C.WTid = Tid, C.WAtomic = Atomic;
+    if (!WC.Split)
+      split(W);
+    for (uint64_t B = std::max(Off, W * 4); B != std::min(End, W * 4 + 4); ++B)
+      Uninit |= updateCell(ByteCells[B], Tid, K, E, Line, Off, Size);
   }
   updateReadSaturation(Off, Size, E, Writes);
   if (Uninit && (L.Kinds & CheckInit)) {
