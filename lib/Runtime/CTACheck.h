@@ -30,6 +30,8 @@ public:
 
   /// A new CTA starts on the worker.
   void startCTA(const uint32_t Id[3]);
+  /// What the kernel's inline checks read (WarpContext::CheckFast).
+  const CheckFastPath *fastPath() const { return &Fast; }
 
   uint32_t access(unsigned Warp, uint32_t Info, uint32_t Lanes,
                   const uint64_t *Addrs, uint32_t Line);
@@ -57,8 +59,11 @@ private:
   std::string where(uint32_t Line) const;
   void report(const std::string &Key, const std::string &Text);
   bool reported(const std::string &Key);
+  /// An access in epoch E of Size bytes at offset Off of shared memory;
+  /// false if it may not happen (memcheck).
   bool checkShared(unsigned Tid, uint64_t Off, unsigned Size, CheckAccessKind K,
-                   uint32_t Line);
+                   uint32_t Line, uint32_t E);
+  void uninitShared(unsigned Tid, uint64_t Off, unsigned Size, uint32_t Line);
   /// One access's effect on one cell: reports its races, records it;
   /// whether it reads a byte the CTA has not written.
   bool updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t E,
@@ -93,13 +98,22 @@ private:
   /// read in the epoch can neither report nor change what a later access
   /// would report, and skips the byte cells.
   std::vector<uint32_t> ReadSaturated;
-  bool isReadSaturated(uint64_t Off, unsigned Size, uint32_t E) const;
-  uint32_t unsaturatedReads(uint32_t Lanes, const uint64_t *Addrs,
-                            unsigned Size) const;
+  bool isReadSaturated(uint64_t Off, unsigned Size, uint32_t E) const {
+    uint64_t First = Off / 4, Last = (Off + Size - 1) / 4;
+    if (Last >= ReadSaturated.size())
+      return false;
+    for (uint64_t W = First; W <= Last; ++W)
+      if (ReadSaturated[W] != E)
+        return false;
+    return true;
+  }
+  /// Whether a word or byte with cell C is read-saturated in epoch E.
+  bool isSaturatedCell(const Cell &C, uint32_t E) const;
   void updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
                             bool Writes);
   uint64_t CTAGen = 0;
   uint32_t CTAStart = 0;
+  CheckFastPath Fast;
   /// Keys this worker has reported (the session's set takes a lock).
   llvm::DenseSet<uint64_t> Seen;
   const CheckSession::Region *LastRegion = nullptr;

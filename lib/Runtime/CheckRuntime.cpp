@@ -35,11 +35,19 @@ CTACheck::CTACheck(const LaunchCheck &L, CTAScheduler &S, const uint32_t Blk[3],
     WordCells.resize((SharedSize + 3) / 4);
     ReadSaturated.resize(SharedSize / 4);
   }
+  // No word is read-saturated when there are none: the inline check reads
+  // a zero, which is no epoch.
+  static const uint32_t NoWords[1] = {0};
+  Fast.ReadSaturated = ReadSaturated.empty() ? NoWords : ReadSaturated.data();
+  Fast.NumWords = ReadSaturated.size();
+  Fast.Completions = Sched.barriers().completionsAddress();
+  Fast.EpochBase = CTAGen;
 }
 
 void CTACheck::startCTA(const uint32_t Id[3]) {
   std::copy(Id, Id + 3, CTA);
   ++CTAGen;
+  Fast.EpochBase = CTAGen;
   CTAStart = epoch();
 }
 
@@ -120,14 +128,9 @@ void CTACheck::race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
              .str());
 }
 
-bool CTACheck::isReadSaturated(uint64_t Off, unsigned Size, uint32_t E) const {
-  uint64_t First = Off / 4, Last = (Off + Size - 1) / 4;
-  if (Last >= ReadSaturated.size())
-    return false;
-  for (uint64_t W = First; W <= Last; ++W)
-    if (ReadSaturated[W] != E)
-      return false;
-  return true;
+bool CTACheck::isSaturatedCell(const Cell &C, uint32_t E) const {
+  return C.WEpoch >= CTAStart && C.WEpoch != E && C.REpoch == E &&
+         C.R2Epoch == E && !C.RAtomic && !C.R2Atomic;
 }
 
 void CTACheck::updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
@@ -138,17 +141,13 @@ void CTACheck::updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
       ReadSaturated[W] = 0;
       continue;
     }
-    auto SaturatedCell = [&](const Cell &C) {
-      return C.WEpoch >= CTAStart && C.WEpoch != E && C.REpoch == E &&
-             C.R2Epoch == E && !C.RAtomic && !C.R2Atomic;
-    };
     bool Saturated;
     if (!WordCells[W].Split) {
-      Saturated = SaturatedCell(WordCells[W]);
+      Saturated = isSaturatedCell(WordCells[W], E);
     } else {
       Saturated = true;
       for (unsigned B = 0; B != 4 && Saturated; ++B)
-        Saturated = SaturatedCell(ByteCells[W * 4 + B]);
+        Saturated = isSaturatedCell(ByteCells[W * 4 + B], E);
     }
     if (Saturated)
       ReadSaturated[W] = E;
@@ -164,8 +163,9 @@ void CTACheck::split(uint64_t W) {
   C.Split = true;
 }
 
-bool CTACheck::updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t E,
-                          uint32_t Line, uint64_t Off, unsigned Size) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+CTACheck::updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t E,
+                     uint32_t Line, uint64_t Off, unsigned Size) {
   bool Reads = K != CheckAccessKind::Write;
   bool Writes = K != CheckAccessKind::Read;
   bool Atomic = K == CheckAccessKind::Atomic;
@@ -199,8 +199,22 @@ bool CTACheck::updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t E,
   return Uninit;
 }
 
+void CTACheck::uninitShared(unsigned Tid, uint64_t Off, unsigned Size,
+                            uint32_t Line) {
+  std::string Key = formatv("init|{0}", Line).str();
+  if (!reported(Key))
+    report(Key, formatv("========= Uninitialized __shared__ memory read of "
+                        "size {0} bytes\n"
+                        "=========     {1}\n"
+                        "=========     by {2}\n"
+                        "=========     Address {3}\n"
+                        "=========\n",
+                        Size, where(Line), who(Tid), hex(Off))
+                    .str());
+}
+
 bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
-                           CheckAccessKind K, uint32_t Line) {
+                           CheckAccessKind K, uint32_t Line, uint32_t E) {
   if (Off >= SharedSize || SharedSize - Off < Size) {
     if (L.Kinds & CheckMemory) {
       invalid("shared", K, Size, Tid, Line,
@@ -214,40 +228,41 @@ bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
   }
   if (WordCells.empty())
     return true;
-  uint32_t E = epoch();
   bool Writes = K != CheckAccessKind::Read;
   // Epochs never repeat and start at 1, so a zeroed word is not saturated.
   if (!Writes && isReadSaturated(Off, Size, E))
     return true;
-  // The cells in ascending byte order, as reports come out in; a whole
-  // word's cell gives the same reports and state as its four equal bytes'.
-  bool Whole = Off % 4 == 0 && Size % 4 == 0;
   bool Uninit = false;
   uint64_t End = Off + Size;
-  for (uint64_t W = Off / 4; W * 4 < End; ++W) {
-    Cell &WC = WordCells[W];
-    if (Whole && !WC.Split) {
-      Uninit |= updateCell(WC, Tid, K, E, Line, Off, Size);
-      continue;
+  if (Size == 4 && Off % 4 == 0 && !WordCells[Off / 4].Split) {
+    // The common access of one whole word, inside ReadSaturated's words.
+    Cell &C = WordCells[Off / 4];
+    Uninit = updateCell(C, Tid, K, E, Line, Off, Size);
+    uint32_t &S = ReadSaturated[Off / 4];
+    if (Writes)
+      S = 0;
+    else if (isSaturatedCell(C, E))
+      S = E;
+  } else {
+    // The cells in ascending byte order, as reports come out in; a whole
+    // word's cell gives the same reports and state as its four equal bytes'.
+    bool Whole = Off % 4 == 0 && Size % 4 == 0;
+    for (uint64_t W = Off / 4; W * 4 < End; ++W) {
+      Cell &WC = WordCells[W];
+      if (Whole && !WC.Split) {
+        Uninit |= updateCell(WC, Tid, K, E, Line, Off, Size);
+        continue;
+      }
+      if (!WC.Split)
+        split(W);
+      for (uint64_t B = std::max(Off, W * 4); B != std::min(End, W * 4 + 4);
+           ++B)
+        Uninit |= updateCell(ByteCells[B], Tid, K, E, Line, Off, Size);
     }
-    if (!WC.Split)
-      split(W);
-    for (uint64_t B = std::max(Off, W * 4); B != std::min(End, W * 4 + 4); ++B)
-      Uninit |= updateCell(ByteCells[B], Tid, K, E, Line, Off, Size);
+    updateReadSaturation(Off, Size, E, Writes);
   }
-  updateReadSaturation(Off, Size, E, Writes);
-  if (Uninit && (L.Kinds & CheckInit)) {
-    std::string Key = formatv("init|{0}", Line).str();
-    if (!reported(Key))
-      report(Key, formatv("========= Uninitialized __shared__ memory read of "
-                          "size {0} bytes\n"
-                          "=========     {1}\n"
-                          "=========     by {2}\n"
-                          "=========     Address {3}\n"
-                          "=========\n",
-                          Size, where(Line), who(Tid), hex(Off))
-                      .str());
-  }
+  if (Uninit && (L.Kinds & CheckInit))
+    uninitShared(Tid, Off, Size, Line);
   return true;
 }
 
@@ -324,24 +339,6 @@ bool CTACheck::fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs,
   return true;
 }
 
-uint32_t CTACheck::unsaturatedReads(uint32_t Lanes, const uint64_t *Addrs,
-                                    unsigned Size) const {
-  // The common read of a tile in shared memory: lanes whose aligned,
-  // in-bounds words are all read-saturated need no further look.
-  if (ReadSaturated.empty())
-    return Lanes;
-  uintptr_t Shared = reinterpret_cast<uintptr_t>(SharedBase);
-  uint32_t E = epoch(), Todo = 0;
-  for (uint32_t M = Lanes; M; M &= M - 1) {
-    unsigned Lane = countr_zero(M);
-    uint64_t Off = Addrs[Lane] - Shared;
-    if ((Off & ((Size & -Size) - 1)) || Off >= SharedSize ||
-        SharedSize - Off < Size || !isReadSaturated(Off, Size, E))
-      Todo |= 1u << Lane;
-  }
-  return Todo;
-}
-
 uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
                           const uint64_t *Addrs, uint32_t Line) {
   CheckSpace Space = checkAccessSpace(Info);
@@ -352,14 +349,31 @@ uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
   uintptr_t Shared = reinterpret_cast<uintptr_t>(SharedBase);
   if (Space != CheckSpace::Shared && fitsOneRegion(Lanes, Addrs, Size))
     return Lanes;
-  uint32_t Todo = Space == CheckSpace::Shared && K == CheckAccessKind::Read
-                      ? unsaturatedReads(Lanes, Addrs, Size)
-                      : Lanes;
+  // The common read of a tile in shared memory: a lane whose aligned word
+  // is read-saturated (perhaps by the lanes before it) needs no further
+  // look; checkShared would find the same.
+  bool SharedReads = Space == CheckSpace::Shared &&
+                     K == CheckAccessKind::Read && !ReadSaturated.empty();
+  uint32_t E = epoch();
+  uint64_t AlignMask = (Size & -Size) - 1;
   uint32_t Allowed = Lanes;
-  for (uint32_t M = Todo; M; M &= M - 1) {
+  uint64_t SaturatedA = ~0ull; // the address the last skipped lane read
+  for (uint32_t M = Lanes; M; M &= M - 1) {
     unsigned Lane = countr_zero(M);
-    unsigned Tid = Warp * WarpSize + Lane;
     uint64_t A = Addrs[Lane];
+    if (SharedReads) {
+      // Lanes reading one word one after another (a broadcast) are the
+      // common case: reads leave a saturated word saturated.
+      if (A == SaturatedA)
+        continue;
+      uint64_t Off = A - Shared;
+      if (!(Off & AlignMask) && Off < SharedSize && SharedSize - Off >= Size &&
+          isReadSaturated(Off, Size, E)) {
+        SaturatedA = A;
+        continue;
+      }
+    }
+    unsigned Tid = Warp * WarpSize + Lane;
     bool Ok = true;
     if ((L.Kinds & CheckMemory) && (A & ((Size & -Size) - 1))) {
       std::string Key = formatv("align|{0}", Line).str();
@@ -378,7 +392,7 @@ uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
       Ok = false;
     } else if (Space == CheckSpace::Shared ||
                (Space == CheckSpace::Generic && A - Shared < SharedSize)) {
-      Ok = checkShared(Tid, A - Shared, Size, K, Line);
+      Ok = checkShared(Tid, A - Shared, Size, K, Line, E);
     } else {
       Ok = checkGlobal(Tid, A, Size, K, Line, Space == CheckSpace::Global);
     }

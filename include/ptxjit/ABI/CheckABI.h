@@ -48,6 +48,20 @@ constexpr CheckAccessKind checkAccessKind(uint32_t Info) {
   return CheckAccessKind((Info >> 12) & 0x3);
 }
 
+/// What a checked kernel's own code reads (WarpContext::CheckFast) to skip
+/// the runtime call of a shared-memory read that could change nothing: one
+/// whose lanes' aligned words are all read-saturated in the current epoch
+/// (docs/CHECKING.md). The runtime owns it and keeps it current.
+struct CheckFastPath {
+  /// Per 4-byte word of the CTA's shared memory, the epoch in which it
+  /// became read-saturated; NumWords of them (at least one is readable).
+  const uint32_t *ReadSaturated;
+  /// The epoch is the low 32 bits of *Completions + EpochBase.
+  const uint64_t *Completions;
+  uint64_t EpochBase;
+  uint32_t NumWords;
+};
+
 /// CheckBarrier's Info: set for the .aligned forms (bar.*, barrier.*.aligned),
 /// which all non-exited threads of a warp must execute together.
 constexpr uint32_t CheckBarrierAligned = 1;
