@@ -63,6 +63,10 @@ private:
   /// false if it may not happen (memcheck).
   bool checkShared(unsigned Tid, uint64_t Off, unsigned Size, CheckAccessKind K,
                    uint32_t Line, uint32_t E);
+  /// checkShared's common case, inline: a whole aligned word; false if
+  /// the access is not one.
+  bool sharedWord(unsigned Tid, uint64_t Off, unsigned Size, CheckAccessKind K,
+                  uint32_t Line, uint32_t E);
   void uninitShared(unsigned Tid, uint64_t Off, unsigned Size, uint32_t Line);
   /// One access's effect on one cell: reports its races, records it;
   /// whether it reads a byte the CTA has not written.

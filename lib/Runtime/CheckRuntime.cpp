@@ -213,6 +213,34 @@ void CTACheck::uninitShared(unsigned Tid, uint64_t Off, unsigned Size,
                     .str());
 }
 
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+CTACheck::sharedWord(unsigned Tid, uint64_t Off, unsigned Size,
+                     CheckAccessKind K, uint32_t Line, uint32_t E) {
+  // The common access of one whole aligned word of a tile, as checkShared
+  // would do it, without its call.
+  if (Size != 4 || Off % 4 || Off / 4 >= ReadSaturated.size())
+    return false;
+  Cell &C = WordCells[Off / 4];
+  if (C.Split)
+    return false;
+  uint32_t &S = ReadSaturated[Off / 4];
+  if (K == CheckAccessKind::Read) {
+    if (S == E)
+      return true;
+    bool Uninit = updateCell(C, Tid, K, E, Line, Off, Size);
+    if (isSaturatedCell(C, E))
+      S = E;
+    if (Uninit && (L.Kinds & CheckInit))
+      uninitShared(Tid, Off, Size, Line);
+    return true;
+  }
+  bool Uninit = updateCell(C, Tid, K, E, Line, Off, Size);
+  S = 0;
+  if (Uninit && (L.Kinds & CheckInit))
+    uninitShared(Tid, Off, Size, Line);
+  return true;
+}
+
 bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
                            CheckAccessKind K, uint32_t Line, uint32_t E) {
   if (Off >= SharedSize || SharedSize - Off < Size) {
@@ -357,23 +385,35 @@ uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
   uint32_t E = epoch();
   uint64_t AlignMask = (Size & -Size) - 1;
   uint32_t Allowed = Lanes;
-  uint64_t SaturatedA = ~0ull; // the address the last skipped lane read
+  // Lanes reading one word one after another (a broadcast) are common: once
+  // the word is saturated, the rest of the run is skipped at once.
+  uint32_t Same = 0; // lanes whose address is the lane's before
+  if (SharedReads)
+    for (unsigned Lane = 1; Lane != WarpSize; ++Lane)
+      Same |= uint32_t(Addrs[Lane] == Addrs[Lane - 1]) << Lane;
+  auto SkipRun = [&](uint32_t &M, unsigned Lane) {
+    if (Lane + 1 == WarpSize)
+      return;
+    unsigned Run = countr_one(Same >> (Lane + 1));
+    M &= ~uint32_t(((uint64_t(1) << Run) - 1) << (Lane + 1));
+  };
   for (uint32_t M = Lanes; M; M &= M - 1) {
     unsigned Lane = countr_zero(M);
     uint64_t A = Addrs[Lane];
-    if (SharedReads) {
-      // Lanes reading one word one after another (a broadcast) are the
-      // common case: reads leave a saturated word saturated.
-      if (A == SaturatedA)
-        continue;
-      uint64_t Off = A - Shared;
-      if (!(Off & AlignMask) && Off < SharedSize && SharedSize - Off >= Size &&
-          isReadSaturated(Off, Size, E)) {
-        SaturatedA = A;
-        continue;
-      }
+    uint64_t Off = A - Shared;
+    bool InWords = SharedReads && !(Off & AlignMask) && Off < SharedSize &&
+                   SharedSize - Off >= Size;
+    if (InWords && isReadSaturated(Off, Size, E)) {
+      SkipRun(M, Lane);
+      continue;
     }
     unsigned Tid = Warp * WarpSize + Lane;
+    if (Space == CheckSpace::Shared &&
+        sharedWord(Tid, Off, Size, K, Line, E)) {
+      if (InWords && isReadSaturated(Off, Size, E))
+        SkipRun(M, Lane);
+      continue;
+    }
     bool Ok = true;
     if ((L.Kinds & CheckMemory) && (A & ((Size & -Size) - 1))) {
       std::string Key = formatv("align|{0}", Line).str();
