@@ -9,6 +9,7 @@
 
 #include "CheckInstrumentation.h"
 #include "ptxjit/ABI/WarpABI.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/MDBuilder.h"
 #include <cstddef>
 
@@ -114,6 +115,47 @@ static Value *emitAllReadSaturated(FunctionLowering &FL, Value *Fast,
   return B.CreateICmpEQ(B.CreateAnd(Bits, Mask), Mask);
 }
 
+/// Whether every lane of Mask accesses, aligned, the allocation a global or
+/// generic access was last found in (CheckFastPath::RegionBase): then the
+/// runtime's check would let them all pass and record nothing.
+static Value *emitAllInRegion(FunctionLowering &FL, Value *Fast, Value *Addr,
+                              unsigned Size, Value *Mask) {
+  IRBuilder<> &B = FL.B;
+  Type *I64 = B.getInt64Ty();
+  auto Field = [&](size_t Offset, Type *Ty) {
+    return B.CreateLoad(
+        Ty, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Fast, Offset));
+  };
+  Value *Base = Field(offsetof(CheckFastPath, RegionBase), I64);
+  Value *RegionSize = Field(offsetof(CheckFastPath, RegionSize), I64);
+  Value *Frees =
+      B.CreateLoad(I64, Field(offsetof(CheckFastPath, Frees), B.getPtrTy()));
+  Value *Ok = B.CreateAnd(
+      B.CreateICmpEQ(Frees, Field(offsetof(CheckFastPath, RegionFrees), I64)),
+      B.CreateICmpUGE(RegionSize, B.getInt64(Size)));
+  // Every lane's offset is at most Last: the access ends inside.
+  Value *Last = B.CreateSub(RegionSize, B.getInt64(Size));
+  Value *Lo = Addr, *Hi = Addr, *Or = Addr;
+  if (Addr->getType()->isVectorTy()) {
+    auto *VecTy = cast<FixedVectorType>(Addr->getType());
+    Value *Lanes = B.CreateBitCast(
+        Mask, FixedVectorType::get(B.getInt1Ty(), VecTy->getNumElements()));
+    Value *Zero = ConstantAggregateZero::get(VecTy);
+    Lo = B.CreateUnaryIntrinsic(
+        Intrinsic::vector_reduce_umin,
+        B.CreateSelect(Lanes, Addr, Constant::getAllOnesValue(VecTy)));
+    Hi = B.CreateUnaryIntrinsic(Intrinsic::vector_reduce_umax,
+                                B.CreateSelect(Lanes, Addr, Zero));
+    Or = B.CreateUnaryIntrinsic(Intrinsic::vector_reduce_or,
+                                B.CreateSelect(Lanes, Addr, Zero));
+  }
+  Ok = B.CreateAnd(Ok, B.CreateICmpULE(B.CreateSub(Lo, Base), Last));
+  Ok = B.CreateAnd(Ok, B.CreateICmpULE(B.CreateSub(Hi, Base), Last));
+  uint64_t Align = Size & -Size;
+  return B.CreateAnd(Ok,
+                     B.CreateICmpEQ(B.CreateAnd(Or, Align - 1), B.getInt64(0)));
+}
+
 Value *irgen::emitAccessCheck(FunctionLowering &FL, const ptx::Instruction &I,
                               const LaneValue &Addr, unsigned Size,
                               CheckAccessKind Kind, Value *Mask) {
@@ -131,11 +173,15 @@ Value *irgen::emitAccessCheck(FunctionLowering &FL, const ptx::Instruction &I,
                          B.getInt32(encodeCheckAccess(*Space, Kind, Size)),
                          Mask, laneSlot(FL, A), B.getInt32(FL.getLine(I.Loc))});
   };
-  // The common read of a shared tile: every lane's word is read-saturated,
-  // so the call is skipped (racecheck and initcheck keep that state).
-  if (*Space != CheckSpace::Shared || Kind != CheckAccessKind::Read ||
-      Size > 4 || !checking(FL, CheckRaces | CheckInit) ||
-      Mask->getType() != B.getInt32Ty() ||
+  // Two common cases skip the call: a read of a shared tile whose lanes'
+  // words are all read-saturated (racecheck and initcheck keep that
+  // state), and a global or generic access of every lane inside the
+  // allocation the last such access was in.
+  bool SharedRead = *Space == CheckSpace::Shared &&
+                    Kind == CheckAccessKind::Read && Size <= 4 &&
+                    checking(FL, CheckRaces | CheckInit);
+  bool InRegion = *Space == CheckSpace::Global || *Space == CheckSpace::Generic;
+  if ((!SharedRead && !InRegion) || Mask->getType() != B.getInt32Ty() ||
       (A->getType()->isVectorTy() &&
        cast<FixedVectorType>(A->getType())->getNumElements() != 32))
     return Call();
@@ -149,7 +195,9 @@ Value *irgen::emitAccessCheck(FunctionLowering &FL, const ptx::Instruction &I,
   B.CreateCondBr(B.CreateIsNull(Fast), Slow, Test,
                  MDB.createUnlikelyBranchWeights());
   B.SetInsertPoint(Test);
-  B.CreateCondBr(emitAllReadSaturated(FL, Fast, A, Size, Mask), Done, Slow);
+  B.CreateCondBr(SharedRead ? emitAllReadSaturated(FL, Fast, A, Size, Mask)
+                            : emitAllInRegion(FL, Fast, A, Size, Mask),
+                 Done, Slow);
   BasicBlock *TestEnd = B.GetInsertBlock();
   B.SetInsertPoint(Slow);
   Value *Allowed = Call();

@@ -42,6 +42,9 @@ CTACheck::CTACheck(const LaunchCheck &L, CTAScheduler &S, const uint32_t Blk[3],
   Fast.NumWords = ReadSaturated.size();
   Fast.Completions = Sched.barriers().completionsAddress();
   Fast.EpochBase = CTAGen;
+  Fast.RegionBase = Fast.RegionSize = 0;
+  Fast.Frees = L.Session->freesAddress();
+  Fast.RegionFrees = 0;
 }
 
 void CTACheck::startCTA(const uint32_t Id[3]) {
@@ -360,10 +363,15 @@ bool CTACheck::fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs,
   const CheckSession::Region *R = LastRegion;
   if (!R || Lo - R->Base >= R->Size)
     R = L.Session->find(Lo);
+  uint64_t Frees = L.Session->frees();
   if (!R || R->Freed || R->Written || Lo < R->Base ||
       Hi - R->Base > R->Size - Size || R->Size < Size)
     return false;
   LastRegion = R;
+  // The kernel's own code checks the next accesses in R (CheckFastPath).
+  Fast.RegionBase = R->Base;
+  Fast.RegionSize = R->Size;
+  Fast.RegionFrees = Frees;
   return true;
 }
 

@@ -60,6 +60,14 @@ struct CheckFastPath {
   const uint64_t *Completions;
   uint64_t EpochBase;
   uint32_t NumWords;
+  /// The allocation a global or generic access was last found wholly in
+  /// (one without initcheck's shadow, not freed): an aligned access of
+  /// every lane inside [RegionBase, RegionBase + RegionSize) needs no call
+  /// while *Frees (the allocations freed so far) is still RegionFrees.
+  uint64_t RegionBase;
+  uint64_t RegionSize;
+  const uint64_t *Frees;
+  uint64_t RegionFrees;
 };
 
 /// CheckBarrier's Info: set for the .aligned forms (bar.*, barrier.*.aligned),
