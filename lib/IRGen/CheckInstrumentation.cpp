@@ -115,9 +115,10 @@ static Value *emitAllReadSaturated(FunctionLowering &FL, Value *Fast,
   return B.CreateICmpEQ(B.CreateAnd(Bits, Mask), Mask);
 }
 
-/// Whether every lane of Mask accesses, aligned, the allocation a global or
-/// generic access was last found in (CheckFastPath::RegionBase): then the
-/// runtime's check would let them all pass and record nothing.
+/// Whether every lane of Mask accesses, aligned, one of the two
+/// allocations global or generic accesses were last found in
+/// (CheckFastPath::RegionBase): then the runtime's check would let them all
+/// pass and record nothing.
 static Value *emitAllInRegion(FunctionLowering &FL, Value *Fast, Value *Addr,
                               unsigned Size, Value *Mask) {
   IRBuilder<> &B = FL.B;
@@ -126,15 +127,6 @@ static Value *emitAllInRegion(FunctionLowering &FL, Value *Fast, Value *Addr,
     return B.CreateLoad(
         Ty, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Fast, Offset));
   };
-  Value *Base = Field(offsetof(CheckFastPath, RegionBase), I64);
-  Value *RegionSize = Field(offsetof(CheckFastPath, RegionSize), I64);
-  Value *Frees =
-      B.CreateLoad(I64, Field(offsetof(CheckFastPath, Frees), B.getPtrTy()));
-  Value *Ok = B.CreateAnd(
-      B.CreateICmpEQ(Frees, Field(offsetof(CheckFastPath, RegionFrees), I64)),
-      B.CreateICmpUGE(RegionSize, B.getInt64(Size)));
-  // Every lane's offset is at most Last: the access ends inside.
-  Value *Last = B.CreateSub(RegionSize, B.getInt64(Size));
   Value *Lo = Addr, *Hi = Addr, *Or = Addr;
   if (Addr->getType()->isVectorTy()) {
     auto *VecTy = cast<FixedVectorType>(Addr->getType());
@@ -149,11 +141,25 @@ static Value *emitAllInRegion(FunctionLowering &FL, Value *Fast, Value *Addr,
     Or = B.CreateUnaryIntrinsic(Intrinsic::vector_reduce_or,
                                 B.CreateSelect(Lanes, Addr, Zero));
   }
-  Ok = B.CreateAnd(Ok, B.CreateICmpULE(B.CreateSub(Lo, Base), Last));
-  Ok = B.CreateAnd(Ok, B.CreateICmpULE(B.CreateSub(Hi, Base), Last));
   uint64_t Align = Size & -Size;
-  return B.CreateAnd(Ok,
-                     B.CreateICmpEQ(B.CreateAnd(Or, Align - 1), B.getInt64(0)));
+  Value *Aligned = B.CreateICmpEQ(B.CreateAnd(Or, Align - 1), B.getInt64(0));
+  Value *Frees =
+      B.CreateLoad(I64, Field(offsetof(CheckFastPath, Frees), B.getPtrTy()));
+  Value *Inside = B.getFalse();
+  for (unsigned I = 0; I != 2; ++I) {
+    Value *Base = Field(offsetof(CheckFastPath, RegionBase) + 8 * I, I64);
+    Value *RegionSize = Field(offsetof(CheckFastPath, RegionSize) + 8 * I, I64);
+    Value *Ok = B.CreateAnd(
+        B.CreateICmpEQ(
+            Frees, Field(offsetof(CheckFastPath, RegionFrees) + 8 * I, I64)),
+        B.CreateICmpUGE(RegionSize, B.getInt64(Size)));
+    // Every lane's offset is at most Last: the access ends inside.
+    Value *Last = B.CreateSub(RegionSize, B.getInt64(Size));
+    Ok = B.CreateAnd(Ok, B.CreateICmpULE(B.CreateSub(Lo, Base), Last));
+    Ok = B.CreateAnd(Ok, B.CreateICmpULE(B.CreateSub(Hi, Base), Last));
+    Inside = B.CreateOr(Inside, Ok);
+  }
+  return B.CreateAnd(Aligned, Inside);
 }
 
 Value *irgen::emitAccessCheck(FunctionLowering &FL, const ptx::Instruction &I,

@@ -118,6 +118,7 @@ private:
   uint64_t CTAGen = 0;
   uint32_t CTAStart = 0;
   CheckFastPath Fast;
+  unsigned NextRegionSlot = 0;
   /// Keys this worker has reported (the session's set takes a lock).
   llvm::DenseSet<uint64_t> Seen;
   const CheckSession::Region *LastRegion = nullptr;

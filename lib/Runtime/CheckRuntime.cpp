@@ -42,9 +42,9 @@ CTACheck::CTACheck(const LaunchCheck &L, CTAScheduler &S, const uint32_t Blk[3],
   Fast.NumWords = ReadSaturated.size();
   Fast.Completions = Sched.barriers().completionsAddress();
   Fast.EpochBase = CTAGen;
-  Fast.RegionBase = Fast.RegionSize = 0;
+  for (unsigned I = 0; I != 2; ++I)
+    Fast.RegionBase[I] = Fast.RegionSize[I] = Fast.RegionFrees[I] = 0;
   Fast.Frees = L.Session->freesAddress();
-  Fast.RegionFrees = 0;
 }
 
 void CTACheck::startCTA(const uint32_t Id[3]) {
@@ -368,10 +368,15 @@ bool CTACheck::fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs,
       Hi - R->Base > R->Size - Size || R->Size < Size)
     return false;
   LastRegion = R;
-  // The kernel's own code checks the next accesses in R (CheckFastPath).
-  Fast.RegionBase = R->Base;
-  Fast.RegionSize = R->Size;
-  Fast.RegionFrees = Frees;
+  // The kernel's own code checks the next accesses in R (CheckFastPath),
+  // which replaces the region found less recently.
+  unsigned Slot = Fast.RegionBase[0] == R->Base   ? 0
+                  : Fast.RegionBase[1] == R->Base ? 1
+                                                  : NextRegionSlot;
+  NextRegionSlot = Slot ^ 1;
+  Fast.RegionBase[Slot] = R->Base;
+  Fast.RegionSize[Slot] = R->Size;
+  Fast.RegionFrees[Slot] = Frees;
   return true;
 }
 

@@ -60,14 +60,15 @@ struct CheckFastPath {
   const uint64_t *Completions;
   uint64_t EpochBase;
   uint32_t NumWords;
-  /// The allocation a global or generic access was last found wholly in
-  /// (one without initcheck's shadow, not freed): an aligned access of
-  /// every lane inside [RegionBase, RegionBase + RegionSize) needs no call
-  /// while *Frees (the allocations freed so far) is still RegionFrees.
-  uint64_t RegionBase;
-  uint64_t RegionSize;
+  /// The two allocations global or generic accesses were last found wholly
+  /// in (ones without initcheck's shadow, not freed): an aligned access of
+  /// every lane inside [RegionBase[I], RegionBase[I] + RegionSize[I]) needs
+  /// no call while *Frees (the allocations freed so far) is still
+  /// RegionFrees[I]. Two, as a kernel often reads two inputs in turn.
+  uint64_t RegionBase[2];
+  uint64_t RegionSize[2];
+  uint64_t RegionFrees[2];
   const uint64_t *Frees;
-  uint64_t RegionFrees;
 };
 
 /// CheckBarrier's Info: set for the .aligned forms (bar.*, barrier.*.aligned),
