@@ -2,8 +2,9 @@
 //
 // What the checking mode keeps for the CTAs a worker runs, one after
 // another: the CTA's index and shared memory window, and a shadow cell per
-// byte of shared memory (racecheck: the last writer and readers, with the
-// epoch they accessed in; initcheck: whether the CTA wrote it). An epoch
+// 4-byte word of shared memory (racecheck: the last writer and readers,
+// with the epoch they accessed in; initcheck: whether the CTA wrote it),
+// split into a cell per byte once an access covers part of the word. An epoch
 // ends at every barrier completion, mbarrier or cluster barrier operation
 // and warp-synchronous instruction of the CTA: accesses of two threads in
 // one epoch are concurrent. Epochs grow across CTAs, so the shadow is
@@ -29,6 +30,8 @@ public:
 
   /// A new CTA starts on the worker.
   void startCTA(const uint32_t Id[3]);
+  /// What the kernel's inline checks read (WarpContext::CheckFast).
+  const CheckFastPath *fastPath() const { return &Fast; }
 
   uint32_t access(unsigned Warp, uint32_t Info, uint32_t Lanes,
                   const uint64_t *Addrs, uint32_t Line);
@@ -44,6 +47,9 @@ private:
     uint32_t R2Epoch = 0, R2Line = 0;
     uint16_t WTid = 0, RTid = 0, R2Tid = 0;
     bool WAtomic = false, RAtomic = false, R2Atomic = false;
+    /// A word's cell only: its bytes have cells of their own (ByteCells),
+    /// which hold its state; else the word's cell stands for its 4 bytes.
+    bool Split = false;
   };
   uint32_t epoch() const {
     return uint32_t(CTAGen + Sched.barriers().completions());
@@ -53,8 +59,21 @@ private:
   std::string where(uint32_t Line) const;
   void report(const std::string &Key, const std::string &Text);
   bool reported(const std::string &Key);
+  /// An access in epoch E of Size bytes at offset Off of shared memory;
+  /// false if it may not happen (memcheck).
   bool checkShared(unsigned Tid, uint64_t Off, unsigned Size, CheckAccessKind K,
-                   uint32_t Line);
+                   uint32_t Line, uint32_t E);
+  /// checkShared's common case, inline: a whole aligned word; false if
+  /// the access is not one.
+  bool sharedWord(unsigned Tid, uint64_t Off, unsigned Size, CheckAccessKind K,
+                  uint32_t Line, uint32_t E);
+  void uninitShared(unsigned Tid, uint64_t Off, unsigned Size, uint32_t Line);
+  /// One access's effect on one cell: reports its races, records it;
+  /// whether it reads a byte the CTA has not written.
+  bool updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t E,
+                  uint32_t Line, uint64_t Off, unsigned Size);
+  /// Gives word W's bytes cells of their own, copies of the word's.
+  void split(uint64_t W);
   void race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
             uint32_t PrevLine, const char *Access, unsigned Tid, uint32_t Line,
             uint64_t Off, unsigned Size);
@@ -70,20 +89,36 @@ private:
   uint32_t CTA[3] = {0, 0, 0};
   char *SharedBase;
   uint64_t SharedSize;
-  std::vector<Cell> Shadow;
+  /// A cell per 4-byte word of shared memory: an access of whole aligned
+  /// words updates one cell per word instead of four, which is exact as long
+  /// as the four bytes' cells would be equal; the first access to part of a
+  /// word splits it (Cell::Split) and its bytes' cells take over.
+  std::vector<Cell> WordCells;
+  /// A cell per byte, for split words only (allocated at the first split).
+  std::vector<Cell> ByteCells;
   /// Per 4-byte word of shared memory: the epoch in which it became
   /// read-saturated (every byte written before, not written in the epoch,
   /// and read by two threads in it, not atomically), after which another
   /// read in the epoch can neither report nor change what a later access
   /// would report, and skips the byte cells.
   std::vector<uint32_t> ReadSaturated;
-  bool isReadSaturated(uint64_t Off, unsigned Size, uint32_t E) const;
-  uint32_t unsaturatedReads(uint32_t Lanes, const uint64_t *Addrs,
-                            unsigned Size) const;
+  bool isReadSaturated(uint64_t Off, unsigned Size, uint32_t E) const {
+    uint64_t First = Off / 4, Last = (Off + Size - 1) / 4;
+    if (Last >= ReadSaturated.size())
+      return false;
+    for (uint64_t W = First; W <= Last; ++W)
+      if (ReadSaturated[W] != E)
+        return false;
+    return true;
+  }
+  /// Whether a word or byte with cell C is read-saturated in epoch E.
+  bool isSaturatedCell(const Cell &C, uint32_t E) const;
   void updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
                             bool Writes);
   uint64_t CTAGen = 0;
   uint32_t CTAStart = 0;
+  CheckFastPath Fast;
+  unsigned NextRegionSlot = 0;
   /// Keys this worker has reported (the session's set takes a lock).
   llvm::DenseSet<uint64_t> Seen;
   const CheckSession::Region *LastRegion = nullptr;

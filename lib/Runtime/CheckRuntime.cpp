@@ -32,14 +32,25 @@ CTACheck::CTACheck(const LaunchCheck &L, CTAScheduler &S, const uint32_t Blk[3],
     : L(L), Sched(S), SharedBase(SharedBase), SharedSize(SharedSize) {
   std::copy(Blk, Blk + 3, Block);
   if (L.Kinds & (CheckRaces | CheckInit)) {
-    Shadow.resize(SharedSize);
+    WordCells.resize((SharedSize + 3) / 4);
     ReadSaturated.resize(SharedSize / 4);
   }
+  // No word is read-saturated when there are none: the inline check reads
+  // a zero, which is no epoch.
+  static const uint32_t NoWords[1] = {0};
+  Fast.ReadSaturated = ReadSaturated.empty() ? NoWords : ReadSaturated.data();
+  Fast.NumWords = ReadSaturated.size();
+  Fast.Completions = Sched.barriers().completionsAddress();
+  Fast.EpochBase = CTAGen;
+  for (unsigned I = 0; I != 2; ++I)
+    Fast.RegionBase[I] = Fast.RegionSize[I] = Fast.RegionFrees[I] = 0;
+  Fast.Frees = L.Session->freesAddress();
 }
 
 void CTACheck::startCTA(const uint32_t Id[3]) {
   std::copy(Id, Id + 3, CTA);
   ++CTAGen;
+  Fast.EpochBase = CTAGen;
   CTAStart = epoch();
 }
 
@@ -120,14 +131,9 @@ void CTACheck::race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
              .str());
 }
 
-bool CTACheck::isReadSaturated(uint64_t Off, unsigned Size, uint32_t E) const {
-  uint64_t First = Off / 4, Last = (Off + Size - 1) / 4;
-  if (Last >= ReadSaturated.size())
-    return false;
-  for (uint64_t W = First; W <= Last; ++W)
-    if (ReadSaturated[W] != E)
-      return false;
-  return true;
+bool CTACheck::isSaturatedCell(const Cell &C, uint32_t E) const {
+  return C.WEpoch >= CTAStart && C.WEpoch != E && C.REpoch == E &&
+         C.R2Epoch == E && !C.RAtomic && !C.R2Atomic;
 }
 
 void CTACheck::updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
@@ -138,19 +144,108 @@ void CTACheck::updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
       ReadSaturated[W] = 0;
       continue;
     }
-    bool Saturated = true;
-    for (unsigned B = 0; B != 4 && Saturated; ++B) {
-      const Cell &C = Shadow[W * 4 + B];
-      Saturated = C.WEpoch >= CTAStart && C.WEpoch != E && C.REpoch == E &&
-                  C.R2Epoch == E && !C.RAtomic && !C.R2Atomic;
+    bool Saturated;
+    if (!WordCells[W].Split) {
+      Saturated = isSaturatedCell(WordCells[W], E);
+    } else {
+      Saturated = true;
+      for (unsigned B = 0; B != 4 && Saturated; ++B)
+        Saturated = isSaturatedCell(ByteCells[W * 4 + B], E);
     }
     if (Saturated)
       ReadSaturated[W] = E;
   }
 }
 
+void CTACheck::split(uint64_t W) {
+  if (ByteCells.empty())
+    ByteCells.resize(WordCells.size() * 4);
+  Cell &C = WordCells[W];
+  C.Split = false;
+  std::fill_n(ByteCells.begin() + W * 4, 4, C);
+  C.Split = true;
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+CTACheck::updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t E,
+                     uint32_t Line, uint64_t Off, unsigned Size) {
+  bool Reads = K != CheckAccessKind::Write;
+  bool Writes = K != CheckAccessKind::Read;
+  bool Atomic = K == CheckAccessKind::Atomic;
+  const char *Name = Atomic ? "Atomic" : Writes ? "Write" : "Read";
+  bool Uninit = Reads && C.WEpoch < CTAStart;
+  if (L.Kinds & CheckRaces) {
+    // Another thread wrote in this epoch: RAW or WAW.
+    if (C.WEpoch == E && C.WTid != Tid && !(Atomic && C.WAtomic)) {
+      race(Writes ? "Write-after-write" : "Read-after-write",
+           C.WAtomic ? "Atomic" : "Write", C.WTid, C.WLine, Name, Tid, Line,
+           Off, Size);
+    } else if (Writes) {
+      // Another thread read in this epoch: WAR.
+      if (C.REpoch == E && C.RTid != Tid && !(Atomic && C.RAtomic))
+        race("Write-after-read", C.RAtomic ? "Atomic" : "Read", C.RTid, C.RLine,
+             Name, Tid, Line, Off, Size);
+      else if (C.R2Epoch == E && C.R2Tid != Tid && !(Atomic && C.R2Atomic))
+        race("Write-after-read", C.R2Atomic ? "Atomic" : "Read", C.R2Tid,
+             C.R2Line, Name, Tid, Line, Off, Size);
+    }
+  }
+  if (Reads) {
+    if (C.REpoch != E || C.RTid == Tid) {
+      C.REpoch = E, C.RLine = Line, C.RTid = Tid, C.RAtomic = Atomic;
+    } else if (C.R2Epoch != E || C.R2Tid == Tid) {
+      C.R2Epoch = E, C.R2Line = Line, C.R2Tid = Tid, C.R2Atomic = Atomic;
+    }
+  }
+  if (Writes)
+    C.WEpoch = E, C.WLine = Line, C.WTid = Tid, C.WAtomic = Atomic;
+  return Uninit;
+}
+
+void CTACheck::uninitShared(unsigned Tid, uint64_t Off, unsigned Size,
+                            uint32_t Line) {
+  std::string Key = formatv("init|{0}", Line).str();
+  if (!reported(Key))
+    report(Key, formatv("========= Uninitialized __shared__ memory read of "
+                        "size {0} bytes\n"
+                        "=========     {1}\n"
+                        "=========     by {2}\n"
+                        "=========     Address {3}\n"
+                        "=========\n",
+                        Size, where(Line), who(Tid), hex(Off))
+                    .str());
+}
+
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+CTACheck::sharedWord(unsigned Tid, uint64_t Off, unsigned Size,
+                     CheckAccessKind K, uint32_t Line, uint32_t E) {
+  // The common access of one whole aligned word of a tile, as checkShared
+  // would do it, without its call.
+  if (Size != 4 || Off % 4 || Off / 4 >= ReadSaturated.size())
+    return false;
+  Cell &C = WordCells[Off / 4];
+  if (C.Split)
+    return false;
+  uint32_t &S = ReadSaturated[Off / 4];
+  if (K == CheckAccessKind::Read) {
+    if (S == E)
+      return true;
+    bool Uninit = updateCell(C, Tid, K, E, Line, Off, Size);
+    if (isSaturatedCell(C, E))
+      S = E;
+    if (Uninit && (L.Kinds & CheckInit))
+      uninitShared(Tid, Off, Size, Line);
+    return true;
+  }
+  bool Uninit = updateCell(C, Tid, K, E, Line, Off, Size);
+  S = 0;
+  if (Uninit && (L.Kinds & CheckInit))
+    uninitShared(Tid, Off, Size, Line);
+  return true;
+}
+
 bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
-                           CheckAccessKind K, uint32_t Line) {
+                           CheckAccessKind K, uint32_t Line, uint32_t E) {
   if (Off >= SharedSize || SharedSize - Off < Size) {
     if (L.Kinds & CheckMemory) {
       invalid("shared", K, Size, Tid, Line,
@@ -162,61 +257,43 @@ bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
     }
     return true;
   }
-  if (Shadow.empty())
+  if (WordCells.empty())
     return true;
-  uint32_t E = epoch();
-  bool Reads = K != CheckAccessKind::Write;
   bool Writes = K != CheckAccessKind::Read;
   // Epochs never repeat and start at 1, so a zeroed word is not saturated.
   if (!Writes && isReadSaturated(Off, Size, E))
     return true;
-  bool Atomic = K == CheckAccessKind::Atomic;
-  const char *Name = Atomic ? "Atomic" : Writes ? "Write" : "Read";
-  bool Races = L.Kinds & CheckRaces;
   bool Uninit = false;
-  for (unsigned B = 0; B != Size; ++B) {
-    Cell &C = Shadow[Off + B];
-    if (Reads && C.WEpoch < CTAStart)
-      Uninit = true;
-    if (Races) {
-      // Another thread wrote in this epoch: RAW or WAW.
-      if (C.WEpoch == E && C.WTid != Tid && !(Atomic && C.WAtomic)) {
-        race(Writes ? "Write-after-write" : "Read-after-write",
-             C.WAtomic ? "Atomic" : "Write", C.WTid, C.WLine, Name, Tid, Line,
-             Off, Size);
-      } else if (Writes) {
-        // Another thread read in this epoch: WAR.
-        if (C.REpoch == E && C.RTid != Tid && !(Atomic && C.RAtomic))
-          race("Write-after-read", C.RAtomic ? "Atomic" : "Read", C.RTid,
-               C.RLine, Name, Tid, Line, Off, Size);
-        else if (C.R2Epoch == E && C.R2Tid != Tid && !(Atomic && C.R2Atomic))
-          race("Write-after-read", C.R2Atomic ? "Atomic" : "Read", C.R2Tid,
-               C.R2Line, Name, Tid, Line, Off, Size);
-      }
-    }
-    if (Reads) {
-      if (C.REpoch != E || C.RTid == Tid) {
-        C.REpoch = E, C.RLine = Line, C.RTid = Tid, C.RAtomic = Atomic;
-      } else if (C.R2Epoch != E || C.R2Tid == Tid) {
-        C.R2Epoch = E, C.R2Line = Line, C.R2Tid = Tid, C.R2Atomic = Atomic;
-      }
-    }
+  uint64_t End = Off + Size;
+  if (Size == 4 && Off % 4 == 0 && !WordCells[Off / 4].Split) {
+    // The common access of one whole word, inside ReadSaturated's words.
+    Cell &C = WordCells[Off / 4];
+    Uninit = updateCell(C, Tid, K, E, Line, Off, Size);
+    uint32_t &S = ReadSaturated[Off / 4];
     if (Writes)
-      C.WEpoch = E, C.WLine = Line, C.WTid = Tid, C.WAtomic = Atomic;
+      S = 0;
+    else if (isSaturatedCell(C, E))
+      S = E;
+  } else {
+    // The cells in ascending byte order, as reports come out in; a whole
+    // word's cell gives the same reports and state as its four equal bytes'.
+    bool Whole = Off % 4 == 0 && Size % 4 == 0;
+    for (uint64_t W = Off / 4; W * 4 < End; ++W) {
+      Cell &WC = WordCells[W];
+      if (Whole && !WC.Split) {
+        Uninit |= updateCell(WC, Tid, K, E, Line, Off, Size);
+        continue;
+      }
+      if (!WC.Split)
+        split(W);
+      for (uint64_t B = std::max(Off, W * 4); B != std::min(End, W * 4 + 4);
+           ++B)
+        Uninit |= updateCell(ByteCells[B], Tid, K, E, Line, Off, Size);
+    }
+    updateReadSaturation(Off, Size, E, Writes);
   }
-  updateReadSaturation(Off, Size, E, Writes);
-  if (Uninit && (L.Kinds & CheckInit)) {
-    std::string Key = formatv("init|{0}", Line).str();
-    if (!reported(Key))
-      report(Key, formatv("========= Uninitialized __shared__ memory read of "
-                          "size {0} bytes\n"
-                          "=========     {1}\n"
-                          "=========     by {2}\n"
-                          "=========     Address {3}\n"
-                          "=========\n",
-                          Size, where(Line), who(Tid), hex(Off))
-                      .str());
-  }
+  if (Uninit && (L.Kinds & CheckInit))
+    uninitShared(Tid, Off, Size, Line);
   return true;
 }
 
@@ -286,29 +363,21 @@ bool CTACheck::fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs,
   const CheckSession::Region *R = LastRegion;
   if (!R || Lo - R->Base >= R->Size)
     R = L.Session->find(Lo);
+  uint64_t Frees = L.Session->frees();
   if (!R || R->Freed || R->Written || Lo < R->Base ||
       Hi - R->Base > R->Size - Size || R->Size < Size)
     return false;
   LastRegion = R;
+  // The kernel's own code checks the next accesses in R (CheckFastPath),
+  // which replaces the region found less recently.
+  unsigned Slot = Fast.RegionBase[0] == R->Base   ? 0
+                  : Fast.RegionBase[1] == R->Base ? 1
+                                                  : NextRegionSlot;
+  NextRegionSlot = Slot ^ 1;
+  Fast.RegionBase[Slot] = R->Base;
+  Fast.RegionSize[Slot] = R->Size;
+  Fast.RegionFrees[Slot] = Frees;
   return true;
-}
-
-uint32_t CTACheck::unsaturatedReads(uint32_t Lanes, const uint64_t *Addrs,
-                                    unsigned Size) const {
-  // The common read of a tile in shared memory: lanes whose aligned,
-  // in-bounds words are all read-saturated need no further look.
-  if (ReadSaturated.empty())
-    return Lanes;
-  uintptr_t Shared = reinterpret_cast<uintptr_t>(SharedBase);
-  uint32_t E = epoch(), Todo = 0;
-  for (uint32_t M = Lanes; M; M &= M - 1) {
-    unsigned Lane = countr_zero(M);
-    uint64_t Off = Addrs[Lane] - Shared;
-    if ((Off & ((Size & -Size) - 1)) || Off >= SharedSize ||
-        SharedSize - Off < Size || !isReadSaturated(Off, Size, E))
-      Todo |= 1u << Lane;
-  }
-  return Todo;
 }
 
 uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
@@ -321,14 +390,43 @@ uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
   uintptr_t Shared = reinterpret_cast<uintptr_t>(SharedBase);
   if (Space != CheckSpace::Shared && fitsOneRegion(Lanes, Addrs, Size))
     return Lanes;
-  uint32_t Todo = Space == CheckSpace::Shared && K == CheckAccessKind::Read
-                      ? unsaturatedReads(Lanes, Addrs, Size)
-                      : Lanes;
+  // The common read of a tile in shared memory: a lane whose aligned word
+  // is read-saturated (perhaps by the lanes before it) needs no further
+  // look; checkShared would find the same.
+  bool SharedReads = Space == CheckSpace::Shared &&
+                     K == CheckAccessKind::Read && !ReadSaturated.empty();
+  uint32_t E = epoch();
+  uint64_t AlignMask = (Size & -Size) - 1;
   uint32_t Allowed = Lanes;
-  for (uint32_t M = Todo; M; M &= M - 1) {
+  // Lanes reading one word one after another (a broadcast) are common: once
+  // the word is saturated, the rest of the run is skipped at once.
+  uint32_t Same = 0; // lanes whose address is the lane's before
+  if (SharedReads)
+    for (unsigned Lane = 1; Lane != WarpSize; ++Lane)
+      Same |= uint32_t(Addrs[Lane] == Addrs[Lane - 1]) << Lane;
+  auto SkipRun = [&](uint32_t &M, unsigned Lane) {
+    if (Lane + 1 == WarpSize)
+      return;
+    unsigned Run = countr_one(Same >> (Lane + 1));
+    M &= ~uint32_t(((uint64_t(1) << Run) - 1) << (Lane + 1));
+  };
+  for (uint32_t M = Lanes; M; M &= M - 1) {
     unsigned Lane = countr_zero(M);
-    unsigned Tid = Warp * WarpSize + Lane;
     uint64_t A = Addrs[Lane];
+    uint64_t Off = A - Shared;
+    bool InWords = SharedReads && !(Off & AlignMask) && Off < SharedSize &&
+                   SharedSize - Off >= Size;
+    if (InWords && isReadSaturated(Off, Size, E)) {
+      SkipRun(M, Lane);
+      continue;
+    }
+    unsigned Tid = Warp * WarpSize + Lane;
+    if (Space == CheckSpace::Shared &&
+        sharedWord(Tid, Off, Size, K, Line, E)) {
+      if (InWords && isReadSaturated(Off, Size, E))
+        SkipRun(M, Lane);
+      continue;
+    }
     bool Ok = true;
     if ((L.Kinds & CheckMemory) && (A & ((Size & -Size) - 1))) {
       std::string Key = formatv("align|{0}", Line).str();
@@ -347,7 +445,7 @@ uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
       Ok = false;
     } else if (Space == CheckSpace::Shared ||
                (Space == CheckSpace::Generic && A - Shared < SharedSize)) {
-      Ok = checkShared(Tid, A - Shared, Size, K, Line);
+      Ok = checkShared(Tid, A - Shared, Size, K, Line, E);
     } else {
       Ok = checkGlobal(Tid, A, Size, K, Line, Space == CheckSpace::Global);
     }

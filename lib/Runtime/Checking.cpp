@@ -85,6 +85,9 @@ void CheckSession::freeAllocation(const void *Base) {
   if (It == Live.end())
     return;
   It->second->Freed = true;
+  // After Freed: a kernel's inline check that saw the old count before the
+  // region was freed sees it change (CheckFastPath::Frees).
+  __atomic_add_fetch(&Frees, 1, __ATOMIC_RELEASE);
   Freed[It->first] = It->second;
   Live.erase(It);
 }

@@ -377,6 +377,8 @@ public:
       Check = std::make_unique<runtime::CTACheck>(*C.Check, Scheduler, C.Block,
                                                   SharedBase, SharedSize);
       Scheduler.setCheckState(Check.get());
+      for (WarpSlot &S : Slots)
+        S.Ctx.CheckFast = Check->fastPath();
     }
   }
 

@@ -388,7 +388,10 @@ int main(int argc, char **argv) {
              1);
     std::vector<std::string> Args{ExecProgramName};
     Args.insert(Args.end(), ExecArgs.begin(), ExecArgs.end());
-    return reportError(driver::execProgram(*Dir, Args));
+    Expected<int> Status = driver::execProgram(*Dir, Args);
+    if (!Status)
+      return reportError(Status.takeError());
+    return *Status;
   }
   if (!CheckCmd && !ListCmd && !PrintCmd && !RunCmd && !EmitLLVMCmd &&
       !PTXCmd) {

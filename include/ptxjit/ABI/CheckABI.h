@@ -48,6 +48,29 @@ constexpr CheckAccessKind checkAccessKind(uint32_t Info) {
   return CheckAccessKind((Info >> 12) & 0x3);
 }
 
+/// What a checked kernel's own code reads (WarpContext::CheckFast) to skip
+/// the runtime call of a shared-memory read that could change nothing: one
+/// whose lanes' aligned words are all read-saturated in the current epoch
+/// (docs/CHECKING.md). The runtime owns it and keeps it current.
+struct CheckFastPath {
+  /// Per 4-byte word of the CTA's shared memory, the epoch in which it
+  /// became read-saturated; NumWords of them (at least one is readable).
+  const uint32_t *ReadSaturated;
+  /// The epoch is the low 32 bits of *Completions + EpochBase.
+  const uint64_t *Completions;
+  uint64_t EpochBase;
+  uint32_t NumWords;
+  /// The two allocations global or generic accesses were last found wholly
+  /// in (ones without initcheck's shadow, not freed): an aligned access of
+  /// every lane inside [RegionBase[I], RegionBase[I] + RegionSize[I]) needs
+  /// no call while *Frees (the allocations freed so far) is still
+  /// RegionFrees[I]. Two, as a kernel often reads two inputs in turn.
+  uint64_t RegionBase[2];
+  uint64_t RegionSize[2];
+  uint64_t RegionFrees[2];
+  const uint64_t *Frees;
+};
+
 /// CheckBarrier's Info: set for the .aligned forms (bar.*, barrier.*.aligned),
 /// which all non-exited threads of a warp must execute together.
 constexpr uint32_t CheckBarrierAligned = 1;

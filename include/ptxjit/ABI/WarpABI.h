@@ -75,6 +75,8 @@ constexpr uint64_t naturalOffset(const uint64_t *Sizes, const uint64_t *Aligns,
 }
 } // namespace abi
 
+struct CheckFastPath; // CheckABI.h
+
 /// What the runtime tells one warp function call (WarpContextFields.def).
 struct WarpContext {
 #define PTXJIT_WARP_CONTEXT_FIELD(Name, Type) abi::FieldType<Type> Name;

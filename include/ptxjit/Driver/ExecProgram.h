@@ -16,9 +16,12 @@ llvm::Expected<std::string> findCUDALibraryDir(const char *Argv0);
 
 /// Replaces this process with Program run with Args (Args[0] included),
 /// the loader finding ptx-jit's CUDA libraries first, so the program's
-/// exit status is ptx-jit's. Returns only on failure.
-llvm::Error execProgram(llvm::StringRef LibraryDir,
-                        llvm::ArrayRef<std::string> Args);
+/// exit status is ptx-jit's; returns only on failure. Under the checking
+/// mode (PTXJIT_CHECK) the program runs as a child instead, and the status
+/// to exit with is returned: the program's, but 1 when it exited 0 and the
+/// checks found errors.
+llvm::Expected<int> execProgram(llvm::StringRef LibraryDir,
+                                llvm::ArrayRef<std::string> Args);
 
 } // namespace driver
 } // namespace ptxjit

@@ -132,6 +132,8 @@ public:
   /// Completed barriers and other synchronizations (noteSync) since the
   /// scheduler started: the checking mode's racecheck epochs.
   uint64_t completions() const { return Completions; }
+  /// Where the count is kept, for checked kernels' inline checks.
+  const uint64_t *completionsAddress() const { return &Completions; }
   void noteSync() { ++Completions; }
 
   unsigned numWarps() const { return Warps.size(); }

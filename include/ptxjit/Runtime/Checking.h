@@ -73,6 +73,9 @@ public:
     std::unique_ptr<uint8_t[]> Written;
     bool Freed = false;
   };
+  /// How many allocations were freed so far (read atomically).
+  const uint64_t *freesAddress() const { return &Frees; }
+  uint64_t frees() const { return __atomic_load_n(&Frees, __ATOMIC_ACQUIRE); }
   /// The live allocation holding Addr, else a freed one, else null. Regions
   /// are never destroyed while the session lives.
   const Region *find(uintptr_t Addr) const;
@@ -90,6 +93,7 @@ private:
   mutable std::shared_mutex MapLock; ///< guards the two maps and Regions
   std::map<uintptr_t, Region *> Live, Freed;
   std::vector<std::unique_ptr<Region>> Regions;
+  uint64_t Frees = 0;
   mutable std::mutex ReportLock; ///< guards the members below
   llvm::StringSet<> Reported;
   uint64_t Errors = 0;
