@@ -118,6 +118,9 @@ private:
   bool decodeWmmaMemory();
   bool decodeLdStMatrix();
   bool decodeMovmatrix();
+  /// Copies the shape, the four types (d, a, b, c), the layouts and
+  /// .satfinite of an mma or mma.sp already checked to have them into F.
+  void takeMmaForm();
   /// The multiplicand and accumulator types a wmma shape takes.
   bool checkWmmaTypes(ScalarType AB, ScalarType CD);
   bool checkSpace(bool AllowGlobal);
@@ -265,6 +268,19 @@ bool Decoder::run() {
   }
 }
 
+void Decoder::takeMmaForm() {
+  F.M = S.Sh->M;
+  F.N = S.Sh->N;
+  F.K = S.Sh->K;
+  F.DType = I.Types[0];
+  F.AType = I.Types[1];
+  F.BType = I.Types[2];
+  F.CType = I.Types[3];
+  F.ARowMajor = S.Layouts[0];
+  F.BRowMajor = S.Layouts[1];
+  F.Satfinite = S.Satfinite;
+}
+
 bool Decoder::decodeMma() {
   if (!needSyncAligned())
     return false;
@@ -277,16 +293,7 @@ bool Decoder::decodeMma() {
   if (!forbid(S.Role || S.Num || S.Trans, "this modifier") ||
       !forbid(I.Space != StateSpace::None, "a state space"))
     return false;
-  F.M = S.Sh->M;
-  F.N = S.Sh->N;
-  F.K = S.Sh->K;
-  F.DType = I.Types[0];
-  F.AType = I.Types[1];
-  F.BType = I.Types[2];
-  F.CType = I.Types[3];
-  F.ARowMajor = S.Layouts[0];
-  F.BRowMajor = S.Layouts[1];
-  F.Satfinite = S.Satfinite;
+  takeMmaForm();
   F.BitOp = S.BitOp;
   if (S.Rounding)
     F.Rounding = *S.Rounding;
@@ -386,16 +393,7 @@ bool Decoder::decodeMmaSp() {
               "this modifier") ||
       !forbid(I.Space != StateSpace::None, "a state space"))
     return false;
-  F.M = S.Sh->M;
-  F.N = S.Sh->N;
-  F.K = S.Sh->K;
-  F.DType = I.Types[0];
-  F.AType = I.Types[1];
-  F.BType = I.Types[2];
-  F.CType = I.Types[3];
-  F.ARowMajor = S.Layouts[0];
-  F.BRowMajor = S.Layouts[1];
-  F.Satfinite = S.Satfinite;
+  takeMmaForm();
   ScalarType A = F.AType, B = F.BType, C = F.CType, D = F.DType;
   std::string Types = spell(D) + spell(A) + spell(B) + spell(C);
   bool IsInt = isInt8(A) || isInt4(A);
