@@ -270,6 +270,24 @@ struct CTAQueue {
   std::atomic<uint64_t> Next{0};
   /// Set when a worker failed: the others stop at their next CTA.
   std::atomic<bool> Failed{false};
+  /// The lowest CTA (unit) that failed so far. Chunks are taken in order and
+  /// run to their end, except past this, so the lowest failing CTA is the
+  /// same whichever thread fails first: that is the one reported.
+  std::atomic<uint64_t> LowestFailed{UINT64_MAX};
+
+  /// Records that Unit failed; true when it is the lowest so far.
+  bool noteFailure(uint64_t Unit) {
+    Failed.store(true, std::memory_order_relaxed);
+    uint64_t Cur = LowestFailed.load(std::memory_order_relaxed);
+    while (Unit < Cur)
+      if (LowestFailed.compare_exchange_weak(Cur, Unit,
+                                             std::memory_order_relaxed))
+        return true;
+    return false;
+  }
+  bool pastFailure(uint64_t Unit) const {
+    return Unit > LowestFailed.load(std::memory_order_relaxed);
+  }
 
   /// The next chunk [First, Last), or false when all CTAs are taken.
   bool take(uint64_t &First, uint64_t &Last) {
@@ -417,6 +435,9 @@ public:
     return std::move(OnStackResult);
   }
 
+  /// The CTA that made runFrom fail, or UINT64_MAX when no CTA did.
+  uint64_t failedUnit() const { return RunningUnit; }
+
   /// Cooperative launches: runs CTA Linear on the calling fiber. A fault
   /// jumps to the recovery point of the caller's thread.
   Error runCTAOnFiber(uint64_t Linear) { return runCTA(Linear); }
@@ -452,16 +473,20 @@ private:
 
   Error runCTAs(CTAQueue &Q) {
     while (!Q.Failed.load(std::memory_order_relaxed)) {
+      RunningUnit = UINT64_MAX;
       if (C.Cancel && C.Cancel->load(std::memory_order_relaxed))
         return makeLaunchError(runtime::LaunchFailure::Cancelled,
                                "kernel '" + K.Name + "' was cancelled");
       uint64_t First, Last;
       if (!Q.take(First, Last))
         break;
-      for (uint64_t CTA = First; CTA != Last; ++CTA)
+      for (uint64_t CTA = First; CTA != Last && !Q.pastFailure(CTA); ++CTA) {
+        RunningUnit = CTA;
         if (Error E = runCTA(CTA))
           return E;
+      }
     }
+    RunningUnit = UINT64_MAX;
     return Error::success();
   }
 
@@ -601,6 +626,9 @@ private:
   sigjmp_buf Recovery;
   /// The warp running without fibers (read after a fault's jump).
   volatile unsigned RunningWarp = 0;
+  /// The CTA runCTAs is running, or UINT64_MAX between CTAs: the one that
+  /// failed when runFrom fails.
+  volatile uint64_t RunningUnit = UINT64_MAX;
   std::vector<WarpSlot> Slots;
   SmallVector<void *, 32> SlotPtrs;
   SmallVector<WarpContext *, 32> CtxPtrs;
@@ -1108,14 +1136,19 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
 
   runtime::FiberStackPool Pool(getWarpStackSize(K.Layout, C.StackSize));
   CooperativeGrid Grid(Workers, C.GridStallSeconds);
-  auto Record = [&](Error E) {
+  // The lowest failing CTA's error is kept (CTAQueue::LowestFailed); an
+  // error of no particular CTA only when there is none.
+  auto Record = [&](Error E, uint64_t Unit = UINT64_MAX) {
     if (!E)
       return;
     std::lock_guard<std::mutex> G(ErrorLock);
-    if (!Queue.Failed.exchange(true))
+    bool First = !Queue.Failed.load(std::memory_order_relaxed);
+    if (Queue.noteFailure(Unit) || First) {
+      consumeError(std::move(FirstError));
       FirstError = std::move(E);
-    else
+    } else {
       consumeError(std::move(E));
+    }
   };
   auto Work = [&](unsigned Index) {
     if (CoResident) {
@@ -1131,7 +1164,8 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
       return;
     }
     CTAWorker W(K, Params, C, Index, Workers, Pool, EnvRegs);
-    Record(W.runFrom(Queue));
+    Error E = W.runFrom(Queue);
+    Record(std::move(E), W.failedUnit());
     PerWorker[Index] = W.Stats;
   };
 
