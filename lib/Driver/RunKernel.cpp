@@ -188,10 +188,11 @@ static void registerBuffers(runtime::CheckSession &Check,
   for (const BoundArgument &A : Args.getArguments()) {
     if (!A.Buffer)
       continue;
-    unsigned I = &A - Args.getArguments().data() + 1;
-    std::string Name = formatv("--arg {0}, {1}[{2}]", I,
+    // Numbered from 0, as the fault reports of unchecked runs number them.
+    unsigned I = &A - Args.getArguments().data();
+    std::string Name = formatv("--arg {0}, {1}[{2}], parameter '{3}'", I,
                                getElementTypeName(A.Spec.Buf.Type),
-                               A.Spec.Buf.Count)
+                               A.Spec.Buf.Count, A.Param.Name)
                            .str();
     Check.addAllocation(A.Buffer->data(), A.Buffer->getSizeInBytes(), Name,
                         A.Spec.Buf.Init.Kind != BufferInit::Uninit);

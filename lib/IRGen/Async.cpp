@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckInstrumentation.h"
 #include "InstructionVisitor.h"
 #include "Lowering.h"
 #include "ptxjit/ABI/AsyncABI.h"
@@ -80,7 +81,8 @@ static Error lowerCpAsync(FunctionLowering &FL, const ptx::Instruction &I) {
   if (CpSize != 4 && CpSize != 8 && CpSize != 16)
     return FL.error(I, "cp.async copies 4, 8 or 16 bytes");
   Value *Mask = FL.getInstMask();
-  Value *Full = Mask, *Zero = B.getInt32(0);
+  Value *Full = Mask, *Zero = B.getInt32(0), *Partial = Zero;
+  Value *SrcSize = nullptr;
   if (I.Operands.size() >= 4) {
     // ignore-src is a predicate register; src-size a .u32 value.
     const Operand &Extra = I.Operands[3];
@@ -94,28 +96,46 @@ static Error lowerCpAsync(FunctionLowering &FL, const ptx::Instruction &I) {
       Expected<LaneValue> N = FL.read(Extra, ScalarType::U32);
       if (!N)
         return N.takeError();
-      Value *V = FL.widen(N->V);
+      SrcSize = FL.widen(N->V);
       auto Bits = [&](Value *Cond) {
         return B.CreateAnd(Mask, B.CreateBitCast(Cond, I32));
       };
-      Full = Bits(B.CreateICmpUGE(V, FL.splat(B.getInt32(CpSize))));
-      Zero = Bits(B.CreateICmpEQ(V, FL.splat(B.getInt32(0))));
+      Full = Bits(B.CreateICmpUGE(SrcSize, FL.splat(B.getInt32(CpSize))));
+      Zero = Bits(B.CreateICmpEQ(SrcSize, FL.splat(B.getInt32(0))));
       // src-size between 0 and cp-size: copy that much, zero the rest.
-      Value *Partial = B.CreateAnd(Mask, B.CreateNot(B.CreateOr(Full, Zero)));
-      ifAnyLane(FL, Partial, [&] {
-        FL.forEachActiveLane(Partial, [&](Value *Lane) {
-          auto At = [&](const LaneValue &A) {
-            Value *X = A.isScalar() ? A.V : B.CreateExtractElement(A.V, Lane);
-            return B.CreateIntToPtr(X, B.getPtrTy());
-          };
-          Value *D = At(*Dst), *S = At(*Src);
-          Value *Len = B.CreateZExt(B.CreateExtractElement(V, Lane), I64);
-          B.CreateMemCpy(D, MaybeAlign(1), S, MaybeAlign(1), Len);
-          B.CreateMemSet(B.CreateGEP(B.getInt8Ty(), D, Len), B.getInt8(0),
-                         B.CreateSub(B.getInt64(CpSize), Len), MaybeAlign(1));
-        });
-      });
+      Partial = B.CreateAnd(Mask, B.CreateNot(B.CreateOr(Full, Zero)));
     }
+  }
+  // The checking mode sees a read of the source (whole copies; partial
+  // ones read at least their first byte) and a write of the destination,
+  // when the copy is issued; a lane with either invalid copies nothing.
+  Value *Reads = emitAccessCheck(FL, I, I.Space2, *Src, CpSize,
+                                 CheckAccessKind::Read, Full);
+  Value *PartialReads = SrcSize
+                            ? emitAccessCheck(FL, I, I.Space2, *Src, 1,
+                                              CheckAccessKind::Read, Partial)
+                            : Partial;
+  Value *Writes = emitAccessCheck(FL, I, DstSpace, *Dst, CpSize,
+                                  CheckAccessKind::Write, Mask);
+  if (Reads != Full || PartialReads != Partial || Writes != Mask) {
+    Full = B.CreateAnd(Reads, Writes);
+    Partial = B.CreateAnd(PartialReads, Writes);
+    Zero = B.CreateAnd(Zero, Writes);
+  }
+  if (SrcSize) {
+    ifAnyLane(FL, Partial, [&] {
+      FL.forEachActiveLane(Partial, [&](Value *Lane) {
+        auto At = [&](const LaneValue &A) {
+          Value *X = A.isScalar() ? A.V : B.CreateExtractElement(A.V, Lane);
+          return B.CreateIntToPtr(X, B.getPtrTy());
+        };
+        Value *D = At(*Dst), *S = At(*Src);
+        Value *Len = B.CreateZExt(B.CreateExtractElement(SrcSize, Lane), I64);
+        B.CreateMemCpy(D, MaybeAlign(1), S, MaybeAlign(1), Len);
+        B.CreateMemSet(B.CreateGEP(B.getInt8Ty(), D, Len), B.getInt8(0),
+                       B.CreateSub(B.getInt64(CpSize), Len), MaybeAlign(1));
+      });
+    });
   }
   // Whole copies as one integer of cp-size bytes per lane (lanes copying
   // consecutive blocks make one vector access); lanes in Zero store zeros.

@@ -162,14 +162,38 @@ static Value *emitAllInRegion(FunctionLowering &FL, Value *Fast, Value *Addr,
   return B.CreateAnd(Aligned, Inside);
 }
 
+/// Whether every lane of Mask accesses, aligned, its own copy of this
+/// function's .local frame (Frames: each lane's copy): then memcheck, the
+/// only checker of .local, would let them all pass.
+static Value *emitAllInOwnFrame(FunctionLowering &FL, Value *Frames,
+                                Value *Addr, unsigned Size, Value *Mask) {
+  IRBuilder<> &B = FL.B;
+  uint64_t FrameSize = FL.getLocalFrameSize();
+  Value *Off = B.CreateSub(FL.widen(Addr), Frames);
+  Value *Inside = B.CreateICmpULE(Off, FL.splat(B.getInt64(FrameSize - Size)));
+  uint64_t Align = Size & -Size;
+  Value *Aligned =
+      B.CreateICmpEQ(B.CreateAnd(Off, FL.splat(B.getInt64(Align - 1))),
+                     FL.splat(B.getInt64(0)));
+  Value *Bits = B.CreateBitCast(B.CreateAnd(Inside, Aligned), Mask->getType());
+  return B.CreateICmpEQ(B.CreateAnd(Bits, Mask), Mask);
+}
+
 Value *irgen::emitAccessCheck(FunctionLowering &FL, const ptx::Instruction &I,
                               const LaneValue &Addr, unsigned Size,
                               CheckAccessKind Kind, Value *Mask) {
+  return emitAccessCheck(FL, I, I.Space, Addr, Size, Kind, Mask);
+}
+
+Value *irgen::emitAccessCheck(FunctionLowering &FL, const ptx::Instruction &I,
+                              StateSpace PtxSpace, const LaneValue &Addr,
+                              unsigned Size, CheckAccessKind Kind,
+                              Value *Mask) {
   if (!checking(FL, CheckMemory | CheckRaces | CheckInit))
     return Mask;
-  std::optional<CheckSpace> Space = checkedSpace(I.Space);
-  // .local accesses are not checked (the runtime would let them all pass).
-  if (!Space || *Space == CheckSpace::Local)
+  std::optional<CheckSpace> Space = checkedSpace(PtxSpace);
+  // memcheck is the only checker of .local.
+  if (!Space || (*Space == CheckSpace::Local && !checking(FL, CheckMemory)))
     return Mask;
   IRBuilder<> &B = FL.B;
   Value *A = FL.coerce(Addr.V, B.getInt64Ty(), false);
@@ -187,22 +211,33 @@ Value *irgen::emitAccessCheck(FunctionLowering &FL, const ptx::Instruction &I,
                     Kind == CheckAccessKind::Read && Size <= 4 &&
                     checking(FL, CheckRaces | CheckInit);
   bool InRegion = *Space == CheckSpace::Global || *Space == CheckSpace::Generic;
-  if ((!SharedRead && !InRegion) || Mask->getType() != B.getInt32Ty() ||
+  // A .local access of each lane's own copy of this function's frame.
+  Value *Frames = *Space == CheckSpace::Local && FL.getLocalFrameSize() >= Size
+                      ? FL.getLocalFrames()
+                      : nullptr;
+  if ((!SharedRead && !InRegion && !Frames) ||
+      Mask->getType() != B.getInt32Ty() ||
       (A->getType()->isVectorTy() &&
        cast<FixedVectorType>(A->getType())->getNumElements() != 32))
     return Call();
   Function *Fn = B.GetInsertBlock()->getParent();
   LLVMContext &C = B.getContext();
   MDBuilder MDB(C);
-  Value *Fast = FL.getContextField(WCF_CheckFast, B.getPtrTy());
   BasicBlock *Test = BasicBlock::Create(C, "check.fast", Fn);
   BasicBlock *Slow = BasicBlock::Create(C, "check.call", Fn);
   BasicBlock *Done = BasicBlock::Create(C, "check.done", Fn);
-  B.CreateCondBr(B.CreateIsNull(Fast), Slow, Test,
-                 MDB.createUnlikelyBranchWeights());
+  Value *Fast = nullptr;
+  if (Frames) {
+    B.CreateBr(Test);
+  } else {
+    Fast = FL.getContextField(WCF_CheckFast, B.getPtrTy());
+    B.CreateCondBr(B.CreateIsNull(Fast), Slow, Test,
+                   MDB.createUnlikelyBranchWeights());
+  }
   B.SetInsertPoint(Test);
-  B.CreateCondBr(SharedRead ? emitAllReadSaturated(FL, Fast, A, Size, Mask)
-                            : emitAllInRegion(FL, Fast, A, Size, Mask),
+  B.CreateCondBr(Frames       ? emitAllInOwnFrame(FL, Frames, A, Size, Mask)
+                 : SharedRead ? emitAllReadSaturated(FL, Fast, A, Size, Mask)
+                              : emitAllInRegion(FL, Fast, A, Size, Mask),
                  Done, Slow);
   BasicBlock *TestEnd = B.GetInsertBlock();
   B.SetInsertPoint(Slow);
@@ -213,6 +248,17 @@ Value *irgen::emitAccessCheck(FunctionLowering &FL, const ptx::Instruction &I,
   Result->addIncoming(Mask, TestEnd);
   Result->addIncoming(Allowed, Slow);
   return Result;
+}
+
+void irgen::emitLocalFrameCheck(FunctionLowering &FL, bool Enter) {
+  Value *Frames = FL.getLocalFrames();
+  if (!checking(FL, CheckMemory) || !Frames)
+    return;
+  IRBuilder<> &B = FL.B;
+  B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::CheckLocalFrame),
+               {runtimeArg(FL), warpArg(FL),
+                B.CreateExtractElement(Frames, uint64_t(0)),
+                B.getInt64(FL.getLocalFrameSize()), B.getInt32(Enter)});
 }
 
 void irgen::emitWarpSyncCheck(FunctionLowering &FL, const ptx::Instruction &I,

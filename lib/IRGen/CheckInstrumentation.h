@@ -22,6 +22,16 @@ llvm::Value *emitAccessCheck(FunctionLowering &FL, const ptx::Instruction &I,
                              const LaneValue &Addr, unsigned Size,
                              CheckAccessKind Kind, llvm::Value *Mask);
 
+/// The same for an access in Space, which need not be I's (cp.async's
+/// destination, ldmatrix's shared rows).
+llvm::Value *emitAccessCheck(FunctionLowering &FL, const ptx::Instruction &I,
+                             ptx::StateSpace Space, const LaneValue &Addr,
+                             unsigned Size, CheckAccessKind Kind,
+                             llvm::Value *Mask);
+
+/// The function's .local frame becomes live (Enter) or dead (memcheck).
+void emitLocalFrameCheck(FunctionLowering &FL, bool Enter);
+
 /// At the warp-synchronous instruction I run by Lanes, each naming
 /// MemberMask (synccheck).
 void emitWarpSyncCheck(FunctionLowering &FL, const ptx::Instruction &I,

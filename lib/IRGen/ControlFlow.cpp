@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckInstrumentation.h"
 #include "Lowering.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "llvm/IR/Intrinsics.h"
@@ -86,6 +87,7 @@ void FunctionLowering::emitStop() {
     return;
   }
   // Every lane of this call leaves; the caller sees the status and stops.
+  emitLocalFrameCheck(*this, /*Enter=*/false);
   B.CreateRet(Warp.everyLane());
 }
 
@@ -196,10 +198,12 @@ void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
   BasicBlock *Done = BasicBlock::Create(ML.Ctx, "warp.done", Fn);
   B.CreateCondBr(Warp.noneWaiting(), Done, Warp.getDispatcher());
   B.SetInsertPoint(Done);
-  if (F.IsEntry)
+  if (F.IsEntry) {
     B.CreateRetVoid();
-  else
+  } else {
+    emitLocalFrameCheck(*this, /*Enter=*/false);
     B.CreateRet(Warp.exited());
+  }
   B.SetInsertPoint(Cont);
 }
 

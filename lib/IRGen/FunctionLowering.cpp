@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckInstrumentation.h"
 #include "InstructionVisitor.h"
 #include "Lowering.h"
 #include "ptxjit/ABI/WarpABI.h"
@@ -1044,6 +1045,8 @@ Error FunctionLowering::lower() {
       }
     }
   }
+
+  emitLocalFrameCheck(*this, /*Enter=*/true);
 
   for (unsigned V : {0, 1}) {
     BlockBBs[V].assign(CFG.Blocks.size(), nullptr);

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckInstrumentation.h"
 #include "InstructionVisitor.h"
 #include "Lowering.h"
 #include "ptxjit/ABI/MatrixABI.h"
@@ -283,6 +284,18 @@ Error MatrixLowering::lowerWmmaMemory() {
 
   Type *RegTy = Wide ? B.getInt64Ty() : B.getInt32Ty();
   Type *EltTy = B.getIntNTy(Bits < 8 ? 8 : Bits);
+  // The lanes whose access of At (Ty's size) may happen (checking mode).
+  auto Checked = [&](const LaneValue &At, Type *Ty) {
+    return emitAccessCheck(
+        FL, I, At, Ty->getPrimitiveSizeInBits() / 8,
+        Load ? CheckAccessKind::Read : CheckAccessKind::Write, Mask);
+  };
+  auto LoadAt = [&](const LaneValue &At, Type *Ty) {
+    return FL.loadLanes(At, Ty, Checked(At, Ty));
+  };
+  auto StoreAt = [&](const LaneValue &At, Value *V) {
+    FL.storeLanes(At, V, Checked(At, V->getType()->getScalarType()));
+  };
   for (unsigned K = 0; K != FS.NumRegisters; ++K) {
     bool Whole = Per == 1 || Adjacent(K);
     if (!Whole && Bits < 8)
@@ -290,11 +303,11 @@ Error MatrixLowering::lowerWmmaMemory() {
     if (Load) {
       Value *V;
       if (Whole) {
-        V = FL.loadLanes(Address(K * Per), RegTy, Mask);
+        V = LoadAt(Address(K * Per), RegTy);
       } else {
         V = FL.splat(ConstantInt::get(RegTy, 0));
         for (unsigned J = 0; J != Per; ++J) {
-          Value *E = FL.loadLanes(Address(K * Per + J), EltTy, Mask);
+          Value *E = LoadAt(Address(K * Per + J), EltTy);
           Value *X = B.CreateZExt(E, FL.getVectorType(RegTy));
           V = B.CreateOr(
               V, B.CreateShl(X, FL.splat(ConstantInt::get(RegTy, J * Bits))));
@@ -308,13 +321,12 @@ Error MatrixLowering::lowerWmmaMemory() {
     if (!V)
       return V.takeError();
     if (Whole) {
-      FL.storeLanes(Address(K * Per), *V, Mask);
+      StoreAt(Address(K * Per), *V);
       continue;
     }
     for (unsigned J = 0; J != Per; ++J) {
       Value *X = B.CreateLShr(*V, FL.splat(ConstantInt::get(RegTy, J * Bits)));
-      FL.storeLanes(Address(K * Per + J),
-                    B.CreateTrunc(X, FL.getVectorType(EltTy)), Mask);
+      StoreAt(Address(K * Per + J), B.CreateTrunc(X, FL.getVectorType(EltTy)));
     }
   }
   return Error::success();
@@ -340,6 +352,12 @@ Error MatrixLowering::lowerLdStMatrix() {
   if (!Addr)
     return Addr.takeError();
   Value *Mask = FL.getInstMask();
+  // The lanes whose access of Size bytes at At may happen (checking mode).
+  auto Checked = [&](const LaneValue &At, unsigned Size) {
+    return emitAccessCheck(
+        FL, I, At, Size, Load ? CheckAccessKind::Read : CheckAccessKind::Write,
+        Mask);
+  };
   // Lane t holds, of each 8x8 matrix, row t/4, columns 2(t%4) and 2(t%4)+1
   // ("ldmatrix fragment layout"); with .trans, the matrix in memory is the
   // transpose: its rows 2(t%4) and 2(t%4)+1, column t/4.
@@ -353,7 +371,7 @@ Error MatrixLowering::lowerLdStMatrix() {
       }
       LaneValue At{rowAddresses(*Addr, Row, Off), Shape::varying()};
       if (Load) {
-        Value *V = FL.loadLanes(At, B.getInt32Ty(), Mask);
+        Value *V = FL.loadLanes(At, B.getInt32Ty(), Checked(At, 4));
         if (Error E = writeRegister(Data, Mat, V, /*Wide=*/false))
           return E;
         continue;
@@ -361,7 +379,7 @@ Error MatrixLowering::lowerLdStMatrix() {
       Expected<Value *> V = readRegister(Data, Mat, /*Wide=*/false);
       if (!V)
         return V.takeError();
-      FL.storeLanes(At, *V, Mask);
+      FL.storeLanes(At, *V, Checked(At, 4));
       continue;
     }
     Value *Reg = nullptr;
@@ -383,14 +401,14 @@ Error MatrixLowering::lowerLdStMatrix() {
       LaneValue At{rowAddresses(*Addr, Row, Off), Shape::varying()};
       Value *Shift = FL.splat(B.getInt32(16 * Half));
       if (Load) {
-        Value *E = FL.loadLanes(At, B.getInt16Ty(), Mask);
+        Value *E = FL.loadLanes(At, B.getInt16Ty(), Checked(At, 2));
         Reg = B.CreateOr(
             Reg, B.CreateShl(B.CreateZExt(E, FL.getVectorType(B.getInt32Ty())),
                              Shift));
       } else {
         Value *E = B.CreateTrunc(B.CreateLShr(Reg, Shift),
                                  FL.getVectorType(B.getInt16Ty()));
-        FL.storeLanes(At, E, Mask);
+        FL.storeLanes(At, E, Checked(At, 2));
       }
     }
     if (Load)

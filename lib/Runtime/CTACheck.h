@@ -18,6 +18,7 @@
 #include "ptxjit/Runtime/CTAScheduler.h"
 #include "ptxjit/Runtime/Checking.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include <vector>
 
 namespace ptxjit {
@@ -39,6 +40,8 @@ public:
                 uint32_t Line);
   void barrier(unsigned Warp, uint32_t Info, uint32_t Lanes, uint32_t Barrier,
                uint32_t Count, uint32_t Line);
+  /// A function's .local frame on Warp starts (Enter) or ends.
+  void localFrame(unsigned Warp, uint64_t Base, uint64_t Size, bool Enter);
 
 private:
   struct Cell {
@@ -77,6 +80,19 @@ private:
   void race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
             uint32_t PrevLine, const char *Access, unsigned Tid, uint32_t Line,
             uint64_t Off, unsigned Size);
+  /// One live .local frame of a warp: lane L's copy is the Size bytes at
+  /// Base + L * Size.
+  struct LocalFrame {
+    uint64_t Base, Size;
+  };
+  /// The live frame of Warp that holds address A, or null.
+  const LocalFrame *findLocalFrame(unsigned Warp, uint64_t A) const;
+  /// memcheck of a .local access (or a generic one in F): it must lie in
+  /// the lane's own copy of F. F is null for a .local address in no frame.
+  bool checkLocal(const LocalFrame *F, unsigned Warp, unsigned Lane, uint64_t A,
+                  unsigned Size, CheckAccessKind K, uint32_t Line);
+  /// "(x,y,z)", the index in its block of thread Tid.
+  std::string threadIndex(unsigned Tid) const;
   bool fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs, unsigned Size);
   bool checkGlobal(unsigned Tid, uintptr_t A, unsigned Size, CheckAccessKind K,
                    uint32_t Line, bool Explicit);
@@ -122,6 +138,8 @@ private:
   /// Keys this worker has reported (the session's set takes a lock).
   llvm::DenseSet<uint64_t> Seen;
   const CheckSession::Region *LastRegion = nullptr;
+  /// Per warp, the .local frames of the functions it is in, callers first.
+  std::vector<llvm::SmallVector<LocalFrame, 4>> Frames;
 };
 
 } // namespace runtime

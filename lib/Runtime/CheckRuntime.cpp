@@ -49,15 +49,21 @@ CTACheck::CTACheck(const LaunchCheck &L, CTAScheduler &S, const uint32_t Blk[3],
 
 void CTACheck::startCTA(const uint32_t Id[3]) {
   std::copy(Id, Id + 3, CTA);
+  for (SmallVector<LocalFrame, 4> &F : Frames)
+    F.clear();
   ++CTAGen;
   Fast.EpochBase = CTAGen;
   CTAStart = epoch();
 }
 
-std::string CTACheck::who(unsigned Tid) const {
+std::string CTACheck::threadIndex(unsigned Tid) const {
   unsigned X = Tid % Block[0], Y = Tid / Block[0] % Block[1],
            Z = Tid / (Block[0] * Block[1]);
-  return formatv("thread ({0},{1},{2}) in block ({3},{4},{5})", X, Y, Z, CTA[0],
+  return formatv("({0},{1},{2})", X, Y, Z).str();
+}
+
+std::string CTACheck::who(unsigned Tid) const {
+  return formatv("thread {0} in block ({1},{2},{3})", threadIndex(Tid), CTA[0],
                  CTA[1], CTA[2])
       .str();
 }
@@ -297,6 +303,14 @@ bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
   return true;
 }
 
+/// Whether A is above the caller's frame on the stack the warp runs on:
+/// in the .local frames of the kernel and its callees. Not inlined, so that
+/// its frame is below its callers'.
+LLVM_ATTRIBUTE_NOINLINE static bool onWarpStack(uint64_t A) {
+  uintptr_t Frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  return A >= Frame && A - Frame < StackSpan;
+}
+
 bool CTACheck::checkGlobal(unsigned Tid, uintptr_t A, unsigned Size,
                            CheckAccessKind K, uint32_t Line, bool Explicit) {
   const CheckSession::Region *R = LastRegion;
@@ -307,9 +321,8 @@ bool CTACheck::checkGlobal(unsigned Tid, uintptr_t A, unsigned Size,
     if (!Explicit && !R) {
       // A generic address in no allocation: .local data on the warp's
       // stack, unless it is near an allocation or null.
-      uintptr_t Frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-      if (A >= NullPage && ((A >= Frame && A - Frame < StackSpan) ||
-                            !L.Session->isNear(A, GenericSlack)))
+      if (A >= NullPage &&
+          (onWarpStack(A) || !L.Session->isNear(A, GenericSlack)))
         return true;
     }
     if (!(L.Kinds & CheckMemory))
@@ -345,6 +358,68 @@ bool CTACheck::checkGlobal(unsigned Tid, uintptr_t A, unsigned Size,
       break;
     }
   return true;
+}
+
+void CTACheck::localFrame(unsigned Warp, uint64_t Base, uint64_t Size,
+                          bool Enter) {
+  if (Warp >= Frames.size())
+    Frames.resize(Warp + 1);
+  SmallVector<LocalFrame, 4> &Live = Frames[Warp];
+  // A frame the new one overlaps is dead whatever happened to it (the
+  // functions pop their frames on every return; this is a safety net).
+  uint64_t End = Base + WarpSize * Size;
+  llvm::erase_if(Live, [&](const LocalFrame &F) {
+    return Enter ? F.Base < End && Base < F.Base + WarpSize * F.Size
+                 : F.Base == Base;
+  });
+  if (Enter)
+    Live.push_back({Base, Size});
+}
+
+const CTACheck::LocalFrame *CTACheck::findLocalFrame(unsigned Warp,
+                                                     uint64_t A) const {
+  if (Warp >= Frames.size())
+    return nullptr;
+  for (const LocalFrame &F : llvm::reverse(Frames[Warp]))
+    if (A - F.Base < WarpSize * F.Size)
+      return &F;
+  return nullptr;
+}
+
+bool CTACheck::checkLocal(const LocalFrame *F, unsigned Warp, unsigned Lane,
+                          uint64_t A, unsigned Size, CheckAccessKind K,
+                          uint32_t Line) {
+  unsigned Tid = Warp * WarpSize + Lane;
+  bool InFrame = F != nullptr;
+  // A .local address in no frame is told relative to the innermost one,
+  // the function's own.
+  if (!F && Warp < Frames.size() && !Frames[Warp].empty())
+    F = &Frames[Warp].back();
+  if (!F) {
+    invalid("local", K, Size, Tid, Line,
+            hex(A) + " is outside the thread's local memory, which is empty");
+    return false;
+  }
+  uint64_t Own = F->Base + Lane * F->Size;
+  if (InFrame && A >= Own && A - Own <= F->Size && F->Size - (A - Own) >= Size)
+    return true;
+  std::string Text = hex(A) + " is ";
+  std::string Memory =
+      formatv("the thread's {0} bytes of local memory", F->Size).str();
+  if (A < Own)
+    Text += formatv("{0} bytes before the start of {1}", Own - A, Memory);
+  else if (A - Own >= F->Size)
+    Text +=
+        formatv("{0} bytes after the end of {1}", A - Own - F->Size, Memory);
+  else
+    Text += formatv("{0} bytes into {1}, and the access ends {2} bytes past it",
+                    A - Own, Memory, A + Size - Own - F->Size);
+  unsigned Owner = (A - F->Base) / F->Size;
+  if (InFrame && Owner != Lane)
+    Text += ", in the local memory of thread " +
+            threadIndex(Warp * WarpSize + Owner);
+  invalid("local", K, Size, Tid, Line, Text);
+  return false;
 }
 
 bool CTACheck::fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs,
@@ -383,12 +458,11 @@ bool CTACheck::fitsOneRegion(uint32_t Lanes, const uint64_t *Addrs,
 uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
                           const uint64_t *Addrs, uint32_t Line) {
   CheckSpace Space = checkAccessSpace(Info);
-  if (Space == CheckSpace::Local)
-    return Lanes;
   unsigned Size = checkAccessSize(Info);
   CheckAccessKind K = checkAccessKind(Info);
   uintptr_t Shared = reinterpret_cast<uintptr_t>(SharedBase);
-  if (Space != CheckSpace::Shared && fitsOneRegion(Lanes, Addrs, Size))
+  if (Space != CheckSpace::Shared && Space != CheckSpace::Local &&
+      fitsOneRegion(Lanes, Addrs, Size))
     return Lanes;
   // The common read of a tile in shared memory: a lane whose aligned word
   // is read-saturated (perhaps by the lanes before it) needs no further
@@ -428,21 +502,37 @@ uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
       continue;
     }
     bool Ok = true;
+    // A generic address in a live .local frame is a .local access.
+    const LocalFrame *Frame = nullptr;
+    bool InLocal = Space == CheckSpace::Local;
+    if (Space == CheckSpace::Local ||
+        (Space == CheckSpace::Generic && A - Shared >= SharedSize)) {
+      Frame = findLocalFrame(Warp, A);
+      // Nothing else on the warp's stack has a generic address: there, an
+      // address in no frame of a warp that has frames is a bad .local one.
+      InLocal |= Frame != nullptr || (Warp < Frames.size() &&
+                                      !Frames[Warp].empty() && onWarpStack(A));
+    }
     if ((L.Kinds & CheckMemory) && (A & ((Size & -Size) - 1))) {
       std::string Key = formatv("align|{0}", Line).str();
       bool InShared = Space == CheckSpace::Shared ||
                       (Space == CheckSpace::Generic && A - Shared < SharedSize);
       if (!reported(Key))
-        report(Key,
-               formatv("========= Invalid __{0}__ {1} of size {2} bytes\n"
-                       "=========     {3}\n"
-                       "=========     by {4}\n"
-                       "=========     Address {5} is misaligned\n"
-                       "=========\n",
-                       InShared ? "shared" : "global", accessName(K), Size,
-                       where(Line), who(Tid), hex(InShared ? A - Shared : A))
-                   .str());
+        report(Key, formatv("========= Invalid __{0}__ {1} of size {2} bytes\n"
+                            "=========     {3}\n"
+                            "=========     by {4}\n"
+                            "=========     Address {5} is misaligned\n"
+                            "=========\n",
+                            InShared  ? "shared"
+                            : InLocal ? "local"
+                                      : "global",
+                            accessName(K), Size, where(Line), who(Tid),
+                            hex(InShared ? A - Shared : A))
+                        .str());
       Ok = false;
+    } else if (InLocal) {
+      Ok = !(L.Kinds & CheckMemory) ||
+           checkLocal(Frame, Warp, Lane, A, Size, K, Line);
     } else if (Space == CheckSpace::Shared ||
                (Space == CheckSpace::Generic && A - Shared < SharedSize)) {
       Ok = checkShared(Tid, A - Shared, Size, K, Line, E);
@@ -550,6 +640,13 @@ extern "C" uint32_t ptxjit_rt_check_access(void *Runtime, uint32_t Warp,
                                            uint32_t Line) {
   CTACheck *C = checkOf(Runtime);
   return C && Lanes ? C->access(Warp, Info, Lanes, Addrs, Line) : Lanes;
+}
+
+extern "C" void ptxjit_rt_check_local_frame(void *Runtime, uint32_t Warp,
+                                            uint64_t Frame, uint64_t Size,
+                                            uint32_t Enter) {
+  if (CTACheck *C = checkOf(Runtime))
+    C->localFrame(Warp, Frame, Size, Enter);
 }
 
 extern "C" void ptxjit_rt_check_warp_sync(void *Runtime, uint32_t Warp,
