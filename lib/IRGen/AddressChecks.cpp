@@ -2,7 +2,8 @@
 //
 // Each global or generic access through a register checks its lanes'
 // addresses against the device range and their alignment: one subtraction,
-// AND and compare per access (scalar for uniform addresses). Lanes that
+// AND and compare per access (scalar for uniform addresses); a .local one,
+// against the lane's own copy of the function's frame. Lanes that
 // fail go to ptxjit_rt_check_address on a cold path, which lets through
 // shared, local and host memory a kernel may reach and stops the warp with
 // an exact report for the rest. The access's site (line, kind, size) is
@@ -56,7 +57,9 @@ void FunctionLowering::checkAccess(const ptx::Instruction &I,
   if (!ML.Options.CheckAddresses || (ML.Options.CheckKinds & CheckMemory))
     return;
   bool Global = I.Space == StateSpace::Global;
-  if (!Global && I.Space != StateSpace::Generic && I.Space != StateSpace::None)
+  bool Local = I.Space == StateSpace::Local;
+  if (!Global && !Local && I.Space != StateSpace::Generic &&
+      I.Space != StateSpace::None)
     return;
   // A variable's own address (plus a constant) is valid by construction.
   if (!AddrOp.BaseIsRegister &&
@@ -64,10 +67,15 @@ void FunctionLowering::checkAccess(const ptx::Instruction &I,
     return;
   if (!isPowerOf2_32(Bytes))
     return;
-  uint32_t Site = makeAccessSite(
-      getLine(I.Loc), Global ? AS_Global : AS_Generic, Kind, Log2_32(Bytes));
+  uint32_t Site = makeAccessSite(getLine(I.Loc),
+                                 Global  ? AS_Global
+                                 : Local ? AS_Local
+                                         : AS_Generic,
+                                 Kind, Log2_32(Bytes));
   B.CreateStore(B.getInt32(Site),
                 B.CreateStructGEP(ML.WarpCtxTy, CtxArg, WCF_AccessSite));
+  if (Local)
+    return checkLocalAccess(Addr, Bytes, Site);
   // Outside the range, or misaligned: a bit of this is set.
   uint64_t Bits = ~(DeviceArenaSize - 1) | uint64_t(Bytes - 1);
   Value *Base = B.getInt64(DeviceArenaBase), *Mask = B.getInt64(Bits);
@@ -106,6 +114,33 @@ void FunctionLowering::checkAccess(const ptx::Instruction &I,
     Value *Ne = B.CreateICmpNE(Off, splat(B.getInt64(0)));
     Bad = B.CreateAnd(B.CreateBitCast(Ne, B.getInt32Ty()), Active);
   }
+  callAddressCheck(Addr, Bad, Site, Cont);
+}
+
+void FunctionLowering::checkLocalAccess(const LaneValue &Addr, unsigned Bytes,
+                                        uint32_t Site) {
+  // A .local address is valid in the lane's own copy of the function's
+  // frame only (callees that ptx-jit inlines share their caller's frame;
+  // nvcc and clang pass other functions generic addresses, not .local
+  // ones); the runtime reports the rest.
+  Value *Active = getInstMask(), *Bad = Active;
+  Value *Frames = getLocalFrames();
+  if (Frames && FrameSize >= Bytes) {
+    Value *Off = B.CreateSub(widen(Addr.V), Frames);
+    Value *Inside = B.CreateAnd(
+        B.CreateICmpULE(Off, splat(B.getInt64(FrameSize - Bytes))),
+        B.CreateICmpEQ(B.CreateAnd(Off, splat(B.getInt64(Bytes - 1))),
+                       splat(B.getInt64(0))));
+    Bad = B.CreateAnd(Active,
+                      B.CreateNot(B.CreateBitCast(Inside, B.getInt32Ty())));
+  }
+  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "access.ok", Fn);
+  callAddressCheck(Addr, Bad, Site, Cont);
+}
+
+void FunctionLowering::callAddressCheck(const LaneValue &Addr, Value *Bad,
+                                        uint32_t Site, BasicBlock *Cont) {
+  MDBuilder MDB(ML.Ctx);
   BasicBlock *Cold = BasicBlock::Create(ML.Ctx, "access.check", Fn);
   B.CreateCondBr(B.CreateICmpNE(Bad, B.getInt32(0)), Cold, Cont,
                  MDB.createUnlikelyBranchWeights());

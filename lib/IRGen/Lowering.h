@@ -141,11 +141,19 @@ public:
   llvm::Value *maskToVector(llvm::Value *Mask);
   llvm::Value *laneIndices();
 
-  /// A global or generic access of Bytes bytes through AddrOp (at Addr):
-  /// checks that its active lanes' addresses lie in device memory and are
-  /// aligned, and stops the warp with a report if not (AddressChecks.cpp).
+  /// A global, generic or .local access of Bytes bytes through AddrOp (at
+  /// Addr): checks that its active lanes' addresses lie in device memory
+  /// (.local: the thread's frames) and are aligned, and stops the warp with
+  /// a report if not (AddressChecks.cpp).
   void checkAccess(const ptx::Instruction &I, const ptx::Operand &AddrOp,
                    const LaneValue &Addr, unsigned Bytes, AccessKind Kind);
+  /// checkAccess of a .local access: the lanes outside their own copy of
+  /// the function's frame fault.
+  void checkLocalAccess(const LaneValue &Addr, unsigned Bytes, uint32_t Site);
+  /// The cold path of the checks: the runtime looks at the lanes of Bad and
+  /// stops the warp if one faults; else on to Cont.
+  void callAddressCheck(const LaneValue &Addr, llvm::Value *Bad, uint32_t Site,
+                        llvm::BasicBlock *Cont);
   /// Host address of a memory operand for each lane.
   llvm::Expected<LaneValue> getAddress(const ptx::Operand &Op,
                                        ptx::StateSpace Space);

@@ -89,8 +89,11 @@ extern "C" uint32_t ptxjit_rt_check_address(void *Warp,
   for (uint32_t L = Lanes; L; L &= L - 1) {
     unsigned Lane = countr_zero(L);
     uint64_t A = Addresses[Lane];
-    if (A % Size || (!isInDeviceArena(A) && !isReachable(W, A, Size) &&
-                     !isModuleVariable(Variables, NumVariables, A, Size)))
+    // The kernel's code checked .local addresses against the lane's frame.
+    bool Valid = getAccessSiteSpace(Site) != AS_Local &&
+                 (isInDeviceArena(A) || isReachable(W, A, Size) ||
+                  isModuleVariable(Variables, NumVariables, A, Size));
+    if (A % Size || !Valid)
       Faulting |= 1u << Lane;
   }
   if (!Faulting)
@@ -128,16 +131,18 @@ std::string runtime::describeSourceLine(const KernelLayout &L,
 /// "global store of 4 bytes".
 static std::string describeAccess(uint32_t Site) {
   static const char *const Kinds[] = {"load", "store", "atomic", "access"};
-  return formatv("{0} {1} of {2} bytes",
-                 getAccessSiteSpace(Site) == AS_Global ? "global" : "generic",
+  static const char *const Spaces[] = {"global", "generic", "local"};
+  return formatv("{0} {1} of {2} bytes", Spaces[getAccessSiteSpace(Site)],
                  Kinds[getAccessSiteKind(Site)], getAccessSiteSize(Site));
 }
 
 /// What is wrong with one lane's address.
-static std::string describeAddress(uint64_t A, uint64_t Size) {
+static std::string describeAddress(uint64_t A, uint64_t Size, uint32_t Site) {
   std::string Text = formatv("0x{0:x-}", A);
   if (A % Size)
     return Text + formatv(" is misaligned (not a multiple of {0})", Size).str();
+  if (getAccessSiteSpace(Site) == AS_Local)
+    return Text + " is outside the thread's own local memory";
   return Text + " " + describeDeviceAddress(A, Size);
 }
 
@@ -171,7 +176,7 @@ std::string runtime::describeAccessFault(const WarpContext &Ctx,
   for (uint32_t M = F.Lanes; M && Shown != MaxLanes; M &= M - 1, ++Shown) {
     unsigned Lane = countr_zero(M);
     Text += formatv("\n  lane {0}: address {1}", Lane,
-                    describeAddress(F.Addresses[Lane], Size))
+                    describeAddress(F.Addresses[Lane], Size, F.Site))
                 .str();
   }
   if (Count > Shown)
@@ -205,7 +210,8 @@ runtime::describeSignalFault(const WarpContext *Ctx, uint64_t Address,
   std::string Text;
   // The site is the last global or generic access: only a fault in the
   // device range is sure to be it.
-  if (Ctx && Ctx->AccessSite && isInDeviceArena(Address)) {
+  if (Ctx && Ctx->AccessSite && isInDeviceArena(Address) &&
+      getAccessSiteSpace(Ctx->AccessSite) != AS_Local) {
     uint32_t Site = Ctx->AccessSite;
     Text = formatv("{0} {1} in {2}, at {3}", faultKind(Address, 1),
                    describeAccess(Site), Where,
@@ -215,7 +221,7 @@ runtime::describeSignalFault(const WarpContext *Ctx, uint64_t Address,
   }
   std::string Lane;
   if (isInDeviceArena(Address) || Address < 65536) {
-    Lane = describeAddress(Address, /*Size=*/1);
+    Lane = describeAddress(Address, /*Size=*/1, /*Site=*/0);
   } else if (uint64_t Shared = Ctx ? uintptr_t(Ctx->SharedBase) : 0;
              Shared && Address - Shared < Ctx->TotalSharedSize + 65536) {
     Lane = formatv("0x{0:x-} is {1} bytes past the end of the CTA's {2} "

@@ -38,23 +38,25 @@ enum WarpStatus : uint32_t {
 
 /// What kind of access an access site is (WarpContext::AccessSite).
 enum AccessKind : uint32_t { AK_Load = 0, AK_Store = 1, AK_Atomic = 2 };
-enum AccessSpace : uint32_t { AS_Global = 0, AS_Generic = 1 };
+enum AccessSpace : uint32_t { AS_Global = 0, AS_Generic = 1, AS_Local = 2 };
 
-/// WarpContext::AccessSite: the PTX line (bits 0-21), space (bit 22), kind
-/// (bits 23-24) and log2 of the size in bytes (bits 25-28) of an access.
+/// WarpContext::AccessSite: the PTX line (bits 0-21), space (bits 22-23),
+/// kind (bits 24-25) and log2 of the size in bytes (bits 26-29) of an access.
 constexpr uint32_t makeAccessSite(uint32_t Line, AccessSpace Space,
                                   AccessKind Kind, uint32_t Log2Size) {
-  return (Line & 0x3fffff) | uint32_t(Space) << 22 | uint32_t(Kind) << 23 |
-         Log2Size << 25;
+  return (Line & 0x3fffff) | uint32_t(Space) << 22 | uint32_t(Kind) << 24 |
+         Log2Size << 26;
 }
 constexpr uint32_t getAccessSiteLine(uint32_t S) { return S & 0x3fffff; }
 constexpr AccessSpace getAccessSiteSpace(uint32_t S) {
-  return AccessSpace(S >> 22 & 1);
+  return AccessSpace(S >> 22 & 3);
 }
 constexpr AccessKind getAccessSiteKind(uint32_t S) {
-  return AccessKind(S >> 23 & 3);
+  return AccessKind(S >> 24 & 3);
 }
-constexpr uint32_t getAccessSiteSize(uint32_t S) { return 1u << (S >> 25 & 15); }
+constexpr uint32_t getAccessSiteSize(uint32_t S) {
+  return 1u << (S >> 26 & 15);
+}
 
 namespace abi {
 /// Names a C++ type given as one macro argument, arrays included.
