@@ -6,9 +6,9 @@
 // with the epoch they accessed in; initcheck: whether the CTA wrote it),
 // split into a cell per byte once an access covers part of the word. An epoch
 // ends at every barrier completion, mbarrier or cluster barrier operation
-// and warp-synchronous instruction of the CTA: accesses of two threads in
-// one epoch are concurrent. Epochs grow across CTAs, so the shadow is
-// never cleared.
+// of the CTA: accesses of two threads in one epoch are concurrent, unless
+// the threads are lanes of one warp that ran a warp-synchronous instruction
+// between them. Epochs grow across CTAs, so the shadow is never cleared.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,14 +48,37 @@ private:
     uint32_t WEpoch = 0, WLine = 0;
     uint32_t REpoch = 0, RLine = 0;
     uint32_t R2Epoch = 0, R2Line = 0;
+    /// The warp-synchronous instructions the access's warp had run then
+    /// (warpSyncs): lanes of one warp are ordered across one of those.
+    uint32_t WSync = 0, RSync = 0, R2Sync = 0;
     uint16_t WTid = 0, RTid = 0, R2Tid = 0;
     bool WAtomic = false, RAtomic = false, R2Atomic = false;
     /// A word's cell only: its bytes have cells of their own (ByteCells),
     /// which hold its state; else the word's cell stands for its 4 bytes.
     bool Split = false;
   };
+  /// The epoch of read saturation: it ends at every barrier completion,
+  /// mbarrier or cluster barrier operation and warp-synchronous instruction
+  /// (what the kernel's inline check compares with).
   uint32_t epoch() const {
     return uint32_t(CTAGen + Sched.barriers().completions());
+  }
+  /// The epoch of racecheck and initcheck: as epoch(), except that a
+  /// warp-synchronous instruction orders only its own warp's lanes
+  /// (Cell::WSync), not the CTA's other warps.
+  uint32_t raceEpoch() const {
+    return uint32_t(CTAGen + Sched.barriers().completions() - WarpSyncTotal);
+  }
+  uint32_t warpSyncs(unsigned Warp) const {
+    return Warp < WarpSyncs.size() ? WarpSyncs[Warp] : 0;
+  }
+  /// Whether an access in Epoch by PrevTid, whose warp had run PrevSync
+  /// warp-synchronous instructions, is concurrent with the access of Tid
+  /// being checked now (RaceNow, SyncNow).
+  bool concurrent(uint32_t Epoch, unsigned PrevTid, uint32_t PrevSync,
+                  unsigned Tid) const {
+    return Epoch == RaceNow && PrevTid != Tid &&
+           (PrevTid / WarpSize != Tid / WarpSize || PrevSync == SyncNow);
   }
   /// "thread (x,y,z) in block (x,y,z)".
   std::string who(unsigned Tid) const;
@@ -71,10 +94,11 @@ private:
   bool sharedWord(unsigned Tid, uint64_t Off, unsigned Size, CheckAccessKind K,
                   uint32_t Line, uint32_t E);
   void uninitShared(unsigned Tid, uint64_t Off, unsigned Size, uint32_t Line);
-  /// One access's effect on one cell: reports its races, records it;
+  /// One access's effect on one cell (in RaceNow, its warp at SyncNow):
+  /// reports its races, records it;
   /// whether it reads a byte the CTA has not written.
-  bool updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t E,
-                  uint32_t Line, uint64_t Off, unsigned Size);
+  bool updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t Line,
+                  uint64_t Off, unsigned Size);
   /// Gives word W's bytes cells of their own, copies of the word's.
   void split(uint64_t W);
   void race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
@@ -127,11 +151,16 @@ private:
         return false;
     return true;
   }
-  /// Whether a word or byte with cell C is read-saturated in epoch E.
-  bool isSaturatedCell(const Cell &C, uint32_t E) const;
+  /// Whether a word or byte with cell C is read-saturated now.
+  bool isSaturatedCell(const Cell &C) const;
   void updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
                             bool Writes);
   uint64_t CTAGen = 0;
+  /// Warp-synchronous instructions so far, in all and per warp.
+  uint64_t WarpSyncTotal = 0;
+  std::vector<uint32_t> WarpSyncs;
+  /// The access being checked: its race epoch and its warp's syncs.
+  uint32_t RaceNow = 0, SyncNow = 0;
   uint32_t CTAStart = 0;
   CheckFastPath Fast;
   unsigned NextRegionSlot = 0;

@@ -53,7 +53,7 @@ void CTACheck::startCTA(const uint32_t Id[3]) {
     F.clear();
   ++CTAGen;
   Fast.EpochBase = CTAGen;
-  CTAStart = epoch();
+  CTAStart = raceEpoch();
 }
 
 std::string CTACheck::threadIndex(unsigned Tid) const {
@@ -137,9 +137,14 @@ void CTACheck::race(const char *Kind, const char *PrevAccess, unsigned PrevTid,
              .str());
 }
 
-bool CTACheck::isSaturatedCell(const Cell &C, uint32_t E) const {
+bool CTACheck::isSaturatedCell(const Cell &C) const {
+  // The readers' warps have run no warp-synchronous instruction since
+  // their reads: a skipped read of theirs would change nothing either.
+  uint32_t E = RaceNow;
   return C.WEpoch >= CTAStart && C.WEpoch != E && C.REpoch == E &&
-         C.R2Epoch == E && !C.RAtomic && !C.R2Atomic;
+         C.R2Epoch == E && !C.RAtomic && !C.R2Atomic &&
+         C.RSync == warpSyncs(C.RTid / WarpSize) &&
+         C.R2Sync == warpSyncs(C.R2Tid / WarpSize);
 }
 
 void CTACheck::updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
@@ -152,11 +157,11 @@ void CTACheck::updateReadSaturation(uint64_t Off, unsigned Size, uint32_t E,
     }
     bool Saturated;
     if (!WordCells[W].Split) {
-      Saturated = isSaturatedCell(WordCells[W], E);
+      Saturated = isSaturatedCell(WordCells[W]);
     } else {
       Saturated = true;
       for (unsigned B = 0; B != 4 && Saturated; ++B)
-        Saturated = isSaturatedCell(ByteCells[W * 4 + B], E);
+        Saturated = isSaturatedCell(ByteCells[W * 4 + B]);
     }
     if (Saturated)
       ReadSaturated[W] = E;
@@ -173,38 +178,44 @@ void CTACheck::split(uint64_t W) {
 }
 
 LLVM_ATTRIBUTE_ALWAYS_INLINE bool
-CTACheck::updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t E,
-                     uint32_t Line, uint64_t Off, unsigned Size) {
+CTACheck::updateCell(Cell &C, unsigned Tid, CheckAccessKind K, uint32_t Line,
+                     uint64_t Off, unsigned Size) {
   bool Reads = K != CheckAccessKind::Write;
   bool Writes = K != CheckAccessKind::Read;
   bool Atomic = K == CheckAccessKind::Atomic;
   const char *Name = Atomic ? "Atomic" : Writes ? "Write" : "Read";
+  uint32_t RE = RaceNow, Sync = SyncNow;
   bool Uninit = Reads && C.WEpoch < CTAStart;
   if (L.Kinds & CheckRaces) {
-    // Another thread wrote in this epoch: RAW or WAW.
-    if (C.WEpoch == E && C.WTid != Tid && !(Atomic && C.WAtomic)) {
+    // Another thread wrote concurrently: RAW or WAW.
+    if (concurrent(C.WEpoch, C.WTid, C.WSync, Tid) && !(Atomic && C.WAtomic)) {
       race(Writes ? "Write-after-write" : "Read-after-write",
            C.WAtomic ? "Atomic" : "Write", C.WTid, C.WLine, Name, Tid, Line,
            Off, Size);
     } else if (Writes) {
-      // Another thread read in this epoch: WAR.
-      if (C.REpoch == E && C.RTid != Tid && !(Atomic && C.RAtomic))
+      // Another thread read concurrently: WAR.
+      if (concurrent(C.REpoch, C.RTid, C.RSync, Tid) && !(Atomic && C.RAtomic))
         race("Write-after-read", C.RAtomic ? "Atomic" : "Read", C.RTid, C.RLine,
              Name, Tid, Line, Off, Size);
-      else if (C.R2Epoch == E && C.R2Tid != Tid && !(Atomic && C.R2Atomic))
+      else if (concurrent(C.R2Epoch, C.R2Tid, C.R2Sync, Tid) &&
+               !(Atomic && C.R2Atomic))
         race("Write-after-read", C.R2Atomic ? "Atomic" : "Read", C.R2Tid,
              C.R2Line, Name, Tid, Line, Off, Size);
     }
   }
   if (Reads) {
-    if (C.REpoch != E || C.RTid == Tid) {
-      C.REpoch = E, C.RLine = Line, C.RTid = Tid, C.RAtomic = Atomic;
-    } else if (C.R2Epoch != E || C.R2Tid == Tid) {
-      C.R2Epoch = E, C.R2Line = Line, C.R2Tid = Tid, C.R2Atomic = Atomic;
+    if (C.REpoch != RE || C.RTid == Tid) {
+      C.REpoch = RE, C.RLine = Line, C.RTid = Tid, C.RAtomic = Atomic;
+      C.RSync = Sync;
+    } else if (C.R2Epoch != RE || C.R2Tid == Tid) {
+      C.R2Epoch = RE, C.R2Line = Line, C.R2Tid = Tid, C.R2Atomic = Atomic;
+      C.R2Sync = Sync;
     }
   }
-  if (Writes)
-    C.WEpoch = E, C.WLine = Line, C.WTid = Tid, C.WAtomic = Atomic;
+  if (Writes) {
+    C.WEpoch = RE, C.WLine = Line, C.WTid = Tid, C.WAtomic = Atomic;
+    C.WSync = Sync;
+  }
   return Uninit;
 }
 
@@ -236,14 +247,14 @@ CTACheck::sharedWord(unsigned Tid, uint64_t Off, unsigned Size,
   if (K == CheckAccessKind::Read) {
     if (S == E)
       return true;
-    bool Uninit = updateCell(C, Tid, K, E, Line, Off, Size);
-    if (isSaturatedCell(C, E))
+    bool Uninit = updateCell(C, Tid, K, Line, Off, Size);
+    if (isSaturatedCell(C))
       S = E;
     if (Uninit && (L.Kinds & CheckInit))
       uninitShared(Tid, Off, Size, Line);
     return true;
   }
-  bool Uninit = updateCell(C, Tid, K, E, Line, Off, Size);
+  bool Uninit = updateCell(C, Tid, K, Line, Off, Size);
   S = 0;
   if (Uninit && (L.Kinds & CheckInit))
     uninitShared(Tid, Off, Size, Line);
@@ -274,11 +285,11 @@ bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
   if (Size == 4 && Off % 4 == 0 && !WordCells[Off / 4].Split) {
     // The common access of one whole word, inside ReadSaturated's words.
     Cell &C = WordCells[Off / 4];
-    Uninit = updateCell(C, Tid, K, E, Line, Off, Size);
+    Uninit = updateCell(C, Tid, K, Line, Off, Size);
     uint32_t &S = ReadSaturated[Off / 4];
     if (Writes)
       S = 0;
-    else if (isSaturatedCell(C, E))
+    else if (isSaturatedCell(C))
       S = E;
   } else {
     // The cells in ascending byte order, as reports come out in; a whole
@@ -287,14 +298,14 @@ bool CTACheck::checkShared(unsigned Tid, uint64_t Off, unsigned Size,
     for (uint64_t W = Off / 4; W * 4 < End; ++W) {
       Cell &WC = WordCells[W];
       if (Whole && !WC.Split) {
-        Uninit |= updateCell(WC, Tid, K, E, Line, Off, Size);
+        Uninit |= updateCell(WC, Tid, K, Line, Off, Size);
         continue;
       }
       if (!WC.Split)
         split(W);
       for (uint64_t B = std::max(Off, W * 4); B != std::min(End, W * 4 + 4);
            ++B)
-        Uninit |= updateCell(ByteCells[B], Tid, K, E, Line, Off, Size);
+        Uninit |= updateCell(ByteCells[B], Tid, K, Line, Off, Size);
     }
     updateReadSaturation(Off, Size, E, Writes);
   }
@@ -470,6 +481,8 @@ uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
   bool SharedReads = Space == CheckSpace::Shared &&
                      K == CheckAccessKind::Read && !ReadSaturated.empty();
   uint32_t E = epoch();
+  RaceNow = raceEpoch();
+  SyncNow = warpSyncs(Warp);
   uint64_t AlignMask = (Size & -Size) - 1;
   uint32_t Allowed = Lanes;
   // Lanes reading one word one after another (a broadcast) are common: once
@@ -547,8 +560,13 @@ uint32_t CTACheck::access(unsigned Warp, uint32_t Info, uint32_t Lanes,
 
 void CTACheck::warpSync(unsigned Warp, uint32_t Lanes, const uint32_t *Masks,
                         uint32_t Line) {
-  // The lanes' accesses before and after are ordered (racecheck).
+  // The lanes' accesses before and after are ordered (racecheck), those of
+  // other warps not; read saturation starts over.
   Sched.noteSync();
+  ++WarpSyncTotal;
+  if (Warp >= WarpSyncs.size())
+    WarpSyncs.resize(Warp + 1);
+  ++WarpSyncs[Warp];
   if (!(L.Kinds & CheckSync))
     return;
   for (uint32_t M = Lanes; M; M &= M - 1) {
