@@ -3,7 +3,8 @@
 // The deprecated driver API that binds a module's .texref to memory
 // (cuModuleGetTexRef, cuTexRefSetAddress, cuTexRefSetAddress2D,
 // cuTexRefSetFormat/FilterMode/AddressMode/Flags) and finds its .surfref
-// (cuModuleGetSurfRef). A .texref's storage holds a texture object's handle
+// (cuModuleGetSurfRef). The memory bound must lie in one device
+// allocation. A .texref's storage holds a texture object's handle
 // (TextureRefs.h): each call that changes the reference builds a new object
 // from its settings and writes the handle there, so kernels launched after
 // it sample the new binding. Binding CUDA arrays (cuTexRefSetArray,
@@ -180,6 +181,19 @@ static CUresult getReference(CUtexref *Out, CUmodule Module, const char *Name,
   return CUDA_SUCCESS;
 }
 
+/// Whether [Ptr, Ptr + Bytes) lies in one device allocation of the current
+/// context: the memory a texture reference may be bound to (the runtime
+/// library's toResource checks its resources the same way).
+static bool isDeviceMemory(CUdeviceptr Ptr, uint64_t Bytes) {
+  device::Context *C = cuda::RuntimeState::get().peekContext();
+  void *P = reinterpret_cast<void *>(uintptr_t(Ptr));
+  std::optional<device::Allocation> A = C ? C->getPointerInfo(P) : std::nullopt;
+  if (!A)
+    return false;
+  uint64_t Offset = uintptr_t(Ptr) - reinterpret_cast<uintptr_t>(A->Base);
+  return Offset <= A->Size && Bytes <= A->Size - Offset;
+}
+
 /// Runs F on a texture reference (not a surface's) and rebinds it.
 template <typename Fn> static CUresult update(CUtexref T, Fn &&F) {
   if (!T || T->IsSurface)
@@ -205,6 +219,8 @@ PTXJIT_CUDA_API CUresult cuTexRefSetAddress_v2(size_t *ByteOffset, CUtexref T,
   // The memory is used where it starts: no alignment offset.
   if (ByteOffset)
     *ByteOffset = 0;
+  if (Ptr && !isDeviceMemory(Ptr, Bytes))
+    return CUDA_ERROR_INVALID_VALUE;
   return update(T, [&](Reference &R) -> CUresult {
     R.Memory = Ptr ? Reference::Linear : Reference::None;
     R.Data = reinterpret_cast<char *>(uintptr_t(Ptr));
@@ -223,6 +239,11 @@ PTXJIT_CUDA_API CUresult cuTexRefSetAddress2D_v3(CUtexref T,
     TexelFormat F;
     if (!getFormat(Desc->Format, Desc->NumChannels, F) ||
         Pitch < Desc->Width * F.getTexelBytes())
+      return CUDA_ERROR_INVALID_VALUE;
+    uint64_t Bytes = Desc->Height ? uint64_t(Pitch) * (Desc->Height - 1) +
+                                        Desc->Width * F.getTexelBytes()
+                                  : 0;
+    if (Ptr && !isDeviceMemory(Ptr, Bytes))
       return CUDA_ERROR_INVALID_VALUE;
     R.Memory = Ptr ? Reference::Pitch2D : Reference::None;
     R.Data = reinterpret_cast<char *>(uintptr_t(Ptr));

@@ -20,9 +20,14 @@
 // CHECK-NEXT: linear: 0.5500 0.4000 0.3500
 // CHECK-NEXT: integer: 102 255
 // CHECK-NEXT: wrap: 0.2000 0.0000
-// CHECK-NEXT: missing: CUDA_ERROR_NOT_FOUND, surfref as texref:
-// CUDA_ERROR_NOT_FOUND CHECK-NEXT: cuSurfRefSetArray: CUDA_ERROR_NOT_SUPPORTED,
-// cuTexRefSetArray: CUDA_ERROR_NOT_SUPPORTED
+// CHECK-NEXT: missing: CUDA_ERROR_NOT_FOUND, surfref as texref: CUDA_ERROR_NOT_FOUND
+// CHECK-NEXT: cuSurfRefSetArray: CUDA_ERROR_NOT_SUPPORTED, cuTexRefSetArray: CUDA_ERROR_NOT_SUPPORTED
+// Memory that is not device memory, or runs past its allocation, is
+// refused (the 8-float and 2x64-byte allocations above).
+// CHECK-NEXT: host: CUDA_ERROR_INVALID_VALUE, past the end: CUDA_ERROR_INVALID_VALUE
+// CHECK-NEXT: 2D host: CUDA_ERROR_INVALID_VALUE, 2D past the end: CUDA_ERROR_INVALID_VALUE, 2D inside: CUDA_SUCCESS
+// clang-format off
+// clang-format on
 #include <cstdio>
 #include <cstring>
 #include <cuda.h>
@@ -188,5 +193,17 @@ int main() {
   printf("cuSurfRefSetArray: %s, cuTexRefSetArray: %s\n",
          name(cuSurfRefSetArray(surf, nullptr, 0)),
          name(cuTexRefSetArray(img, nullptr, 0)));
+
+  size_t ignored;
+  printf("host: %s, past the end: %s\n",
+         name(cuTexRefSetAddress(&ignored, lin, CUdeviceptr(linHost),
+                                 sizeof linHost)),
+         name(cuTexRefSetAddress(&ignored, lin, linMem + 4, sizeof linHost)));
+  CUDA_ARRAY_DESCRIPTOR tall = {4, 3, CU_AD_FORMAT_UNSIGNED_INT8, 1};
+  CUDA_ARRAY_DESCRIPTOR exact = {64, 2, CU_AD_FORMAT_UNSIGNED_INT8, 1};
+  printf("2D host: %s, 2D past the end: %s, 2D inside: %s\n",
+         name(cuTexRefSetAddress2D(img, &desc, CUdeviceptr(imgHost), 64)),
+         name(cuTexRefSetAddress2D(img, &tall, imgMem, 64)),
+         name(cuTexRefSetAddress2D(img, &exact, imgMem, 64)));
   return 0;
 }
