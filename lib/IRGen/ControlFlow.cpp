@@ -18,6 +18,7 @@
 #include "CheckInstrumentation.h"
 #include "Lowering.h"
 #include "ptxjit/ABI/WarpABI.h"
+#include "ptxjit/Transforms/SplitBlocks.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 
@@ -113,8 +114,12 @@ void FunctionLowering::emitBackEdgeChecks(unsigned Target) {
 
   B.SetInsertPoint(Rotate);
   // Next time the dispatcher picks, it takes the group after this one in
-  // block order (round robin), so every waiting group gets its turn.
-  Warp.rotateAfter(Target);
+  // block order (round robin), so every waiting group gets its turn. Only
+  // a split warp, in a loop that may wait for the others: elsewhere groups
+  // meet in block order, which findSplitBlocks relies on.
+  if (!Converged &&
+      transforms::loopMayWaitForOthers(F, CFG, Target, CurBlock, ReadRegisters))
+    Warp.rotateAfter(Target);
   if (usesBarriers() && isWaitLoop(F, CFG, Target, CurBlock))
     B.CreateCall(
         ML.getRuntimeFunction(RuntimeEntry::SpinYield),
@@ -229,14 +234,22 @@ void FunctionLowering::emitDispatcher() {
   BasicBlock *ToConverged = BasicBlock::Create(ML.Ctx, "dispatch.conv", Fn);
   BasicBlock *ToDivergent = BasicBlock::Create(ML.Ctx, "dispatch.div", Fn);
   B.CreateCondBr(B.CreateICmpEQ(Rest, B.getInt32(0)), ToConverged, ToDivergent);
+  // Blocks without a divergent version (findSplitBlocks) never get here
+  // split; if one did, stop with an internal error rather than run it.
+  BasicBlock *NotSplit = BasicBlock::Create(ML.Ctx, "dispatch.notsplit", Fn);
   for (unsigned V : {0, 1}) {
     B.SetInsertPoint(V ? ToConverged : ToDivergent);
-    SwitchInst *SW = B.CreateSwitch(Chosen, Bad, CFG.RPO.size());
+    SwitchInst *SW = B.CreateSwitch(Chosen, V ? Bad : NotSplit, CFG.RPO.size());
     for (unsigned Blk : CFG.RPO)
-      SW->addCase(B.getInt32(CFG.Blocks[Blk].RPONumber), BlockBBs[V][Blk]);
+      if (BlockBBs[V][Blk])
+        SW->addCase(B.getInt32(CFG.Blocks[Blk].RPONumber), BlockBBs[V][Blk]);
   }
   B.SetInsertPoint(Bad);
   B.CreateUnreachable();
+  B.SetInsertPoint(NotSplit);
+  CurInst = nullptr;
+  setStatus(WS_SplitWithoutVersion, Warp.running(), Chosen);
+  B.CreateBr(StopBB);
 
   // The PTX line of each block (by reverse-post-order number), for reports.
   SmallVector<Constant *, 32> Lines(CFG.RPO.size(), B.getInt32(0));
@@ -339,6 +352,27 @@ Error FunctionLowering::lowerTerminator(unsigned Index,
     unsigned Target = CFG.LabelToBlock.lookup(Last->Operands[0].Name);
     if (Last->GuardPredicate.empty()) {
       transition(Target, Mask);
+      return Error::success();
+    }
+    // In a kernel, lanes that branch only to leave the warp (a bounds
+    // check's early return) exit here, and the others go on converged:
+    // the warp does not split (findSplitBlocks counts on it).
+    auto ExitSome = [&](Value *Leaving) {
+      BasicBlock *Exit = BasicBlock::Create(ML.Ctx, "exit.some", Fn);
+      BasicBlock *Stay = BasicBlock::Create(ML.Ctx, "exit.none", Fn);
+      B.CreateCondBr(B.CreateICmpNE(Leaving, B.getInt32(0)), Exit, Stay);
+      B.SetInsertPoint(Exit);
+      exitLanes(Leaving, /*IsReturn=*/true);
+      B.CreateBr(Stay);
+      B.SetInsertPoint(Stay);
+    };
+    if (F.IsEntry && CFG.onlyExits(F, Target)) {
+      ExitSome(Active);
+      return FallThrough();
+    }
+    if (F.IsEntry && FT != ~0u && CFG.onlyExits(F, FT)) {
+      ExitSome(B.CreateAnd(Mask, B.CreateNot(Active)));
+      transition(Target, getMask());
       return Error::success();
     }
     branchDivergent(Active, Target, FT);

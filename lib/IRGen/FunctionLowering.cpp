@@ -16,6 +16,7 @@
 #include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/PTX/SpecialRegisters.h"
+#include "ptxjit/Transforms/SplitBlocks.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Intrinsics.h"
@@ -1048,11 +1049,14 @@ Error FunctionLowering::lower() {
 
   emitLocalFrameCheck(*this, /*Enter=*/true);
 
+  SplitBlocks = transforms::findSplitBlocks(F, CFG, UI);
+  ReadRegisters = transforms::collectReadRegisters(F);
   for (unsigned V : {0, 1}) {
     BlockBBs[V].assign(CFG.Blocks.size(), nullptr);
     for (unsigned Blk : CFG.RPO)
-      BlockBBs[V][Blk] =
-          BasicBlock::Create(ML.Ctx, (V ? "bb" : "bb.div") + Twine(Blk), Fn);
+      if (V || SplitBlocks.test(Blk))
+        BlockBBs[V][Blk] =
+            BasicBlock::Create(ML.Ctx, (V ? "bb" : "bb.div") + Twine(Blk), Fn);
   }
   Warp.createDispatcher(Fn);
   StopBB = BasicBlock::Create(ML.Ctx, "stop", Fn);
@@ -1071,6 +1075,8 @@ Error FunctionLowering::lower() {
 
   for (unsigned Blk : CFG.RPO)
     for (bool C : {true, false}) {
+      if (!C && !SplitBlocks.test(Blk))
+        continue;
       Converged = C;
       if (Error E = lowerBlock(Blk))
         return E;

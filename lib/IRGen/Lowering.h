@@ -22,6 +22,7 @@
 #include "ptxjit/Transforms/Uniformity.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include <optional>
 
@@ -419,8 +420,13 @@ private:
   unsigned CurScope = 0;
   LocalVariable *findVariable(llvm::StringRef Name);
   /// Each PTX block is emitted twice: [1] runs while no other lanes wait
-  /// (converged: register writes need no blend), [0] otherwise.
+  /// (converged: register writes need no blend), [0] otherwise; [0] only
+  /// for the blocks in SplitBlocks (null for the others).
   std::vector<llvm::BasicBlock *> BlockBBs[2];
+  /// The blocks that may run while lanes wait elsewhere (findSplitBlocks).
+  llvm::BitVector SplitBlocks;
+  /// Registers some instruction reads (transforms::collectReadRegisters).
+  llvm::StringSet<> ReadRegisters;
   bool Converged = false;
   llvm::BasicBlock *AllocaBB = nullptr;
 

@@ -599,6 +599,13 @@ private:
       return makeLaunchError(
           LaunchFailure::IllegalAddress,
           runtime::describeAccessFault(Ctx, K.Layout, Where));
+    case WS_SplitWithoutVersion:
+      return makeLaunchError(
+          LaunchFailure::NotSupported,
+          formatv("internal error in {0}: lanes {1} resumed while others "
+                  "waited at block {2}, which was compiled for a converged "
+                  "warp only; please report this kernel",
+                  Where, lanesText(Ctx.StatusLanes), Ctx.StatusAux));
     case WS_Cancelled:
       return makeLaunchError(
           LaunchFailure::Cancelled,

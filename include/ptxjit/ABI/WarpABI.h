@@ -34,6 +34,9 @@ enum WarpStatus : uint32_t {
   WS_BadBranchIndex = 5, ///< brx.idx past its table (StatusAux: the index)
   WS_MemoryFault = 6,    ///< a global or generic access no lane may make
                          ///< (ptxjit_rt_check_address recorded it)
+  /// Internal error: lanes resumed split at a block compiled only for a
+  /// converged warp (StatusAux: the block's reverse-post-order number).
+  WS_SplitWithoutVersion = 7,
 };
 
 /// What kind of access an access site is (WarpContext::AccessSite).
