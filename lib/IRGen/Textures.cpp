@@ -215,6 +215,49 @@ static Expected<abi::ImageQuery> getQuery(const ptx::Instruction &I) {
   return createStringError("no attribute to query");
 }
 
+/// txq of a .samplerref: the attribute from the sampler word it holds
+/// (abi::SamplerWord), the same in every lane. A field the initializer
+/// leaves out reads as CUDA's default: nearest, clamp, not forced.
+static Error lowerSamplerQuery(ImageLowering &L, abi::ImageQuery Q) {
+  FunctionLowering &FL = L.FL;
+  IRBuilder<> &B = L.B;
+  const ptx::Instruction &I = L.I;
+  Expected<Value *> W64 = loadOpaque(FL, I.Operands[1].Name, I.Operands[1].Loc);
+  if (!W64)
+    return W64.takeError();
+  Value *W = B.CreateTrunc(*W64, B.getInt32Ty());
+  auto Bit = [&](unsigned N) {
+    return B.CreateICmpNE(B.CreateAnd(W, B.getInt32(1u << N)), B.getInt32(0));
+  };
+  auto C = [&](uint32_t V) { return B.getInt32(V); };
+  Value *Result;
+  using abi::SamplerWord;
+  switch (Q) {
+  case abi::ImageQuery::FilterMode:
+    Result =
+        B.CreateSelect(B.CreateAnd(Bit(0), Bit(1)), C(abi::CL_FILTER_LINEAR),
+                       C(abi::CL_FILTER_NEAREST));
+    break;
+  case abi::ImageQuery::ForceUnnormalizedCoords:
+    Result = B.CreateZExt(B.CreateAnd(Bit(11), B.CreateNot(Bit(12))),
+                          B.getInt32Ty());
+    break;
+  default: {
+    unsigned Axis = unsigned(Q) - unsigned(abi::ImageQuery::AddrMode0);
+    Value *Mode = B.CreateAnd(B.CreateLShr(W, 5 + 2 * Axis), 3);
+    Constant *Values =
+        ConstantVector::get({C(abi::getAddressModeValue(SamplerWord::Wrap)),
+                             C(abi::getAddressModeValue(SamplerWord::Clamp)),
+                             C(abi::getAddressModeValue(SamplerWord::Mirror)),
+                             C(abi::getAddressModeValue(SamplerWord::Border))});
+    Result = B.CreateSelect(Bit(2 + Axis), B.CreateExtractElement(Values, Mode),
+                            C(abi::getAddressModeValue(SamplerWord::Clamp)));
+    break;
+  }
+  }
+  return FL.write(I.Operands[0], FL.widen(Result), ScalarType::B32);
+}
+
 static Error lowerQuery(ImageLowering &L) {
   FunctionLowering &FL = L.FL;
   IRBuilder<> &B = L.B;
@@ -222,6 +265,19 @@ static Error lowerQuery(ImageLowering &L) {
   Expected<abi::ImageQuery> Q = getQuery(I);
   if (!Q)
     return FL.error(I, toString(Q.takeError()));
+  const Operand &Target = I.Operands[1];
+  if (I.Op == ptx::Opcode::Txq && Target.Kind == Operand::Address &&
+      !Target.BaseIsRegister) {
+    // A kernel's .param .samplerref, or one at module scope.
+    const ptx::VariableDecl *V = nullptr;
+    for (const ptx::VariableDecl &P : FL.F.Params)
+      if (P.Name == Target.Name)
+        V = &P;
+    if (!V)
+      V = FL.ML.PM.findGlobal(Target.Name);
+    if (V && V->Opaque == ptx::OpaqueKind::SamplerRef)
+      return lowerSamplerQuery(L, *Q);
+  }
   Expected<Value *> Handles = L.storeHandles(I.Operands[1]);
   if (!Handles)
     return Handles.takeError();

@@ -634,6 +634,16 @@ void FunctionVerifier::checkAddress(const InstCtx &C, unsigned OpNo,
   }
 }
 
+/// txq's sampler attributes, which a .samplerref has.
+static bool isSamplerQuery(const Instruction &I) {
+  return !I.hasModifier(Modifier::Level) &&
+         (I.hasModifier(Modifier::FilterMode) ||
+          I.hasModifier(Modifier::AddrMode0) ||
+          I.hasModifier(Modifier::AddrMode1) ||
+          I.hasModifier(Modifier::AddrMode2) ||
+          I.hasModifier(Modifier::ForceUnnormalizedCoords));
+}
+
 // tex, tld4 and txq name .texref variables (txq also .samplerref), the
 // surface instructions .surfref variables; no other instruction names an
 // opaque variable. The sampler of [tex, smp, {...}] is a .samplerref.
@@ -650,10 +660,12 @@ void FunctionVerifier::checkOpaqueAddress(const InstCtx &C, const Operand &Op,
     if (!Texture && !Surface)
       Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
                    "only texture and surface instructions name it");
-    else if (Texture && K == OpaqueKind::SamplerRef && Code == Opcode::Txq)
-      Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
-                   "txq of a .samplerref is not supported");
-    else if (Texture && K != OpaqueKind::TexRef)
+    else if (Texture && K == OpaqueKind::SamplerRef && Code == Opcode::Txq) {
+      if (!isSamplerQuery(C.I))
+        Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
+                     "txq of a .samplerref queries .filter_mode, "
+                     ".addr_mode_0/1/2 or .force_unnormalized_coords");
+    } else if (Texture && K != OpaqueKind::TexRef)
       Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
                    "tex, tld4 and txq read a .texref");
     else if (Surface && K != OpaqueKind::SurfRef)

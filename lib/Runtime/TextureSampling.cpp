@@ -563,64 +563,39 @@ void runtime::storeFormattedTexel(const TexelFormat &F, abi::SurfaceData D,
   }
 }
 
-// OpenCL's values, which PTX's txq and suq return.
-enum : uint32_t {
-  CL_SNORM_INT8 = 0x10D0,
-  CL_SNORM_INT16 = 0x10D1,
-  CL_UNORM_INT8 = 0x10D2,
-  CL_UNORM_INT16 = 0x10D3,
-  CL_SIGNED_INT8 = 0x10D7,
-  CL_SIGNED_INT16 = 0x10D8,
-  CL_SIGNED_INT32 = 0x10D9,
-  CL_UNSIGNED_INT8 = 0x10DA,
-  CL_UNSIGNED_INT16 = 0x10DB,
-  CL_UNSIGNED_INT32 = 0x10DC,
-  CL_HALF_FLOAT = 0x10DD,
-  CL_FLOAT = 0x10DE,
-  CL_R = 0x10B0,
-  CL_RG = 0x10B2,
-  CL_RGBA = 0x10B5,
-  CL_ADDRESS_CLAMP_TO_EDGE = 0x1131,
-  CL_ADDRESS_CLAMP = 0x1132,
-  CL_ADDRESS_REPEAT = 0x1133,
-  CL_ADDRESS_MIRRORED_REPEAT = 0x1134,
-  CL_FILTER_NEAREST = 0x1140,
-  CL_FILTER_LINEAR = 0x1141,
-};
-
 static uint32_t channelDataType(const TexelFormat &F, ReadMode M) {
   bool Norm = M == ReadMode::NormalizedFloat;
   switch (F.Kind) {
   case ChannelKind::Float:
-    return F.ChannelBits == 16 ? CL_HALF_FLOAT : CL_FLOAT;
+    return F.ChannelBits == 16 ? abi::CL_HALF_FLOAT : abi::CL_FLOAT;
   case ChannelKind::Signed:
     if (F.ChannelBits == 8)
-      return Norm ? CL_SNORM_INT8 : CL_SIGNED_INT8;
+      return Norm ? abi::CL_SNORM_INT8 : abi::CL_SIGNED_INT8;
     if (F.ChannelBits == 16)
-      return Norm ? CL_SNORM_INT16 : CL_SIGNED_INT16;
-    return CL_SIGNED_INT32;
+      return Norm ? abi::CL_SNORM_INT16 : abi::CL_SIGNED_INT16;
+    return abi::CL_SIGNED_INT32;
   case ChannelKind::Unsigned:
     if (F.ChannelBits == 8)
-      return Norm ? CL_UNORM_INT8 : CL_UNSIGNED_INT8;
+      return Norm ? abi::CL_UNORM_INT8 : abi::CL_UNSIGNED_INT8;
     if (F.ChannelBits == 16)
-      return Norm ? CL_UNORM_INT16 : CL_UNSIGNED_INT16;
-    return CL_UNSIGNED_INT32;
+      return Norm ? abi::CL_UNORM_INT16 : abi::CL_UNSIGNED_INT16;
+    return abi::CL_UNSIGNED_INT32;
   }
-  return CL_FLOAT;
+  return abi::CL_FLOAT;
 }
 
 static uint32_t addressModeValue(AddressMode M) {
   switch (M) {
   case AddressMode::Wrap:
-    return CL_ADDRESS_REPEAT;
+    return abi::getAddressModeValue(abi::SamplerWord::Wrap);
   case AddressMode::Mirror:
-    return CL_ADDRESS_MIRRORED_REPEAT;
+    return abi::getAddressModeValue(abi::SamplerWord::Mirror);
   case AddressMode::Border:
-    return CL_ADDRESS_CLAMP;
+    return abi::getAddressModeValue(abi::SamplerWord::Border);
   case AddressMode::Clamp:
     break;
   }
-  return CL_ADDRESS_CLAMP_TO_EDGE;
+  return abi::getAddressModeValue(abi::SamplerWord::Clamp);
 }
 
 uint32_t runtime::queryImage(const ImageObject &O, abi::ImageQuery Q) {
@@ -638,16 +613,16 @@ uint32_t runtime::queryImage(const ImageObject &O, abi::ImageQuery Q) {
     return channelDataType(R.Format,
                            O.IsSurface ? ReadMode::ElementType : S.Read);
   case ImageQuery::ChannelOrder:
-    return R.Format.NumChannels == 1   ? CL_R
-           : R.Format.NumChannels == 2 ? CL_RG
-                                       : CL_RGBA;
+    return R.Format.NumChannels == 1   ? abi::CL_R
+           : R.Format.NumChannels == 2 ? abi::CL_RG
+                                       : abi::CL_RGBA;
   case ImageQuery::NormalizedCoords:
     return S.NormalizedCoords;
   case ImageQuery::ForceUnnormalizedCoords:
     return 0;
   case ImageQuery::FilterMode:
-    return S.Filter == FilterMode::Linear ? CL_FILTER_LINEAR
-                                          : CL_FILTER_NEAREST;
+    return S.Filter == FilterMode::Linear ? abi::CL_FILTER_LINEAR
+                                          : abi::CL_FILTER_NEAREST;
   case ImageQuery::AddrMode0:
   case ImageQuery::AddrMode1:
   case ImageQuery::AddrMode2:

@@ -149,6 +149,40 @@ enum class ImageQuery : uint32_t {
   IsObject,
 };
 
+/// The values txq and suq return for formats, channel orders, address and
+/// filter modes: OpenCL's.
+enum ImageQueryValue : uint32_t {
+  CL_SNORM_INT8 = 0x10D0,
+  CL_SNORM_INT16 = 0x10D1,
+  CL_UNORM_INT8 = 0x10D2,
+  CL_UNORM_INT16 = 0x10D3,
+  CL_SIGNED_INT8 = 0x10D7,
+  CL_SIGNED_INT16 = 0x10D8,
+  CL_SIGNED_INT32 = 0x10D9,
+  CL_UNSIGNED_INT8 = 0x10DA,
+  CL_UNSIGNED_INT16 = 0x10DB,
+  CL_UNSIGNED_INT32 = 0x10DC,
+  CL_HALF_FLOAT = 0x10DD,
+  CL_FLOAT = 0x10DE,
+  CL_R = 0x10B0,
+  CL_RG = 0x10B2,
+  CL_RGBA = 0x10B5,
+  CL_ADDRESS_CLAMP_TO_EDGE = 0x1131,
+  CL_ADDRESS_CLAMP = 0x1132,
+  CL_ADDRESS_REPEAT = 0x1133,
+  CL_ADDRESS_MIRRORED_REPEAT = 0x1134,
+  CL_FILTER_NEAREST = 0x1140,
+  CL_FILTER_LINEAR = 0x1141,
+};
+
+/// What txq of a sampler word returns for one of its address modes.
+constexpr uint32_t getAddressModeValue(SamplerWord::AddressMode M) {
+  return M == SamplerWord::Wrap     ? CL_ADDRESS_REPEAT
+         : M == SamplerWord::Mirror ? CL_ADDRESS_MIRRORED_REPEAT
+         : M == SamplerWord::Border ? CL_ADDRESS_CLAMP
+                                    : CL_ADDRESS_CLAMP_TO_EDGE;
+}
+
 /// Or'ed into a width, height or depth query (txq.level): each lane's
 /// Result holds the mipmap level on entry.
 constexpr uint32_t ImageQueryAtLevel = 0x100;
