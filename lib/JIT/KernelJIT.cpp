@@ -34,8 +34,8 @@ static void initializeNativeTarget() {
   });
 }
 
-static Expected<std::unique_ptr<TargetMachine>>
-createHostTargetMachine(unsigned OptLevel) {
+/// The host's target machine builder, generating code at -O OptLevel.
+static Expected<JITTargetMachineBuilder> detectHost(unsigned OptLevel) {
   initializeNativeTarget();
   auto JTMB = JITTargetMachineBuilder::detectHost();
   if (!JTMB)
@@ -44,6 +44,14 @@ createHostTargetMachine(unsigned OptLevel) {
                            : OptLevel == 1 ? CodeGenOptLevel::Less
                            : OptLevel == 2 ? CodeGenOptLevel::Default
                                            : CodeGenOptLevel::Aggressive);
+  return JTMB;
+}
+
+static Expected<std::unique_ptr<TargetMachine>>
+createHostTargetMachine(unsigned OptLevel) {
+  auto JTMB = detectHost(OptLevel);
+  if (!JTMB)
+    return JTMB.takeError();
   return JTMB->createTargetMachine();
 }
 
@@ -86,8 +94,8 @@ KernelJIT::KernelJIT(std::unique_ptr<LLJIT> J,
 KernelJIT::~KernelJIT() = default;
 
 Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
-  initializeNativeTarget();
-  auto JTMB = JITTargetMachineBuilder::detectHost();
+  // The code generator works at the -O level too (-O0: fast, for debugging).
+  auto JTMB = detectHost(Opts.OptLevel);
   if (!JTMB)
     return JTMB.takeError();
   // Objects are made here, with what the JIT would use, so that they can be
