@@ -7,8 +7,11 @@ import time
 
 proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE,
                         stderr=subprocess.PIPE, text=True)
-# Whether the signal comes before or during the launch, the launch stops.
-time.sleep(1.0)
+# Whether the signal comes before or during the launch, the launch stops;
+# the test checks the report of a running warp, so give the JIT time to
+# finish even in a sanitizer build on a loaded machine (at 1 s one such run
+# was cancelled before its first warp ran, and reported the CTA only).
+time.sleep(3.0)
 proc.send_signal(signal.SIGINT)
 try:
     out, err = proc.communicate(timeout=60)
