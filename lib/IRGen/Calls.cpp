@@ -125,14 +125,7 @@ void FunctionLowering::emitCall(FunctionCallee Callee, Value *Mask,
   B.CreateCondBr(B.CreateICmpNE(Status, B.getInt32(0)), StopBB, Ok);
   B.SetInsertPoint(Ok);
   // Lanes that executed exit in the callee leave here too.
-  Function *Fn = B.GetInsertBlock()->getParent();
-  BasicBlock *Leave = BasicBlock::Create(ML.Ctx, "call.exited", Fn);
-  BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "call.cont", Fn);
-  B.CreateCondBr(B.CreateICmpNE(Exited, B.getInt32(0)), Leave, Cont);
-  B.SetInsertPoint(Leave);
-  exitLanes(Exited, /*IsReturn=*/false);
-  B.CreateBr(Cont);
-  B.SetInsertPoint(Cont);
+  exitSomeLanes(Exited, /*IsReturn=*/false);
 }
 
 /// Lane-major storage of a call operand read as one value per lane.

@@ -37,34 +37,19 @@ constexpr uint32_t RotatePeriod = 256;
 
 /// Whether the loop closed by a backward branch from Latch to Header only
 /// waits: it reads memory that other threads may write (a strong load) and
-/// writes none, so it cannot change anything another CTA waits for. The
-/// blocks between the two in reverse post order hold the loop (and maybe
-/// exit paths, which can only make the answer no).
+/// writes none, so it cannot change anything another CTA waits for.
 static bool isWaitLoop(const ptx::Function &F, const PTXCFG &CFG,
                        unsigned Header, unsigned Latch) {
-  using ptx::Modifier;
-  bool Reads = false;
-  for (unsigned R = CFG.Blocks[Header].RPONumber,
-                E = CFG.Blocks[Latch].RPONumber;
-       R <= E; ++R) {
-    const PTXBlock &Block = CFG.Blocks[CFG.RPO[R]];
-    for (unsigned S = Block.Begin; S != Block.End; ++S) {
-      if (F.Body[S].Kind != Statement::Inst)
-        continue;
-      const ptx::Instruction &I = F.Body[S].Instr;
-      unsigned Flags = ptx::getOpcodeInfo(I.Op).Flags;
-      // Fences, nanosleep and branches do not change what others see.
-      if ((Flags & (ptx::OpMemWrite | ptx::OpCTABarrier | ptx::OpCall |
-                    ptx::OpOpaqueRoles)) ||
-          ((Flags & ptx::OpTerminator) && !(Flags & ptx::OpBranch)))
-        return false;
-      if ((Flags & ptx::OpMemRead) && (I.hasModifier(Modifier::Volatile) ||
-                                       I.hasModifier(Modifier::Relaxed) ||
-                                       I.hasModifier(Modifier::Acquire)))
-        Reads = true;
-    }
-  }
-  return Reads;
+  // Fences, nanosleep and branches do not change what others see.
+  bool Acts = transforms::anyInLoop(
+      F, CFG, Header, Latch, [](const ptx::Instruction &I) {
+        unsigned Flags = ptx::getOpcodeInfo(I.Op).Flags;
+        return (Flags & (ptx::OpMemWrite | ptx::OpCTABarrier | ptx::OpCall |
+                         ptx::OpOpaqueRoles)) ||
+               ((Flags & ptx::OpTerminator) && !(Flags & ptx::OpBranch));
+      });
+  return !Acts &&
+         transforms::anyInLoop(F, CFG, Header, Latch, transforms::isStrongRead);
 }
 
 Value *FunctionLowering::runtimeArg() {
@@ -212,6 +197,16 @@ void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
   B.SetInsertPoint(Cont);
 }
 
+void FunctionLowering::exitSomeLanes(Value *Leaving, bool IsReturn) {
+  BasicBlock *Exit = BasicBlock::Create(ML.Ctx, "exit.some", Fn);
+  BasicBlock *Stay = BasicBlock::Create(ML.Ctx, "exit.none", Fn);
+  B.CreateCondBr(B.CreateICmpNE(Leaving, B.getInt32(0)), Exit, Stay);
+  B.SetInsertPoint(Exit);
+  exitLanes(Leaving, IsReturn);
+  B.CreateBr(Stay);
+  B.SetInsertPoint(Stay);
+}
+
 void FunctionLowering::emitDispatcher() {
   Type *I32 = B.getInt32Ty();
   BasicBlock *DispatchBB = Warp.getDispatcher();
@@ -357,21 +352,12 @@ Error FunctionLowering::lowerTerminator(unsigned Index,
     // In a kernel, lanes that branch only to leave the warp (a bounds
     // check's early return) exit here, and the others go on converged:
     // the warp does not split (findSplitBlocks counts on it).
-    auto ExitSome = [&](Value *Leaving) {
-      BasicBlock *Exit = BasicBlock::Create(ML.Ctx, "exit.some", Fn);
-      BasicBlock *Stay = BasicBlock::Create(ML.Ctx, "exit.none", Fn);
-      B.CreateCondBr(B.CreateICmpNE(Leaving, B.getInt32(0)), Exit, Stay);
-      B.SetInsertPoint(Exit);
-      exitLanes(Leaving, /*IsReturn=*/true);
-      B.CreateBr(Stay);
-      B.SetInsertPoint(Stay);
-    };
     if (F.IsEntry && CFG.onlyExits(F, Target)) {
-      ExitSome(Active);
+      exitSomeLanes(Active, /*IsReturn=*/true);
       return FallThrough();
     }
     if (F.IsEntry && FT != ~0u && CFG.onlyExits(F, FT)) {
-      ExitSome(B.CreateAnd(Mask, B.CreateNot(Active)));
+      exitSomeLanes(B.CreateAnd(Mask, B.CreateNot(Active)), /*IsReturn=*/true);
       transition(Target, getMask());
       return Error::success();
     }

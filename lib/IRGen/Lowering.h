@@ -359,6 +359,9 @@ private:
                        unsigned NotTaken);
   /// Lanes in Leaving exit the warp (ret/exit).
   void exitLanes(llvm::Value *Leaving, bool IsReturn);
+  /// The same where Leaving may be no lane at run time: then nothing is
+  /// done (no runtime call, no dispatch).
+  void exitSomeLanes(llvm::Value *Leaving, bool IsReturn);
   /// Device functions: .reg return registers of the lanes in Leaving go to
   /// the caller's storage.
   void storeRegisterReturns(llvm::Value *Leaving);

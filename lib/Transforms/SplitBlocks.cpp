@@ -35,39 +35,45 @@ StringSet<> transforms::collectReadRegisters(const ptx::Function &F) {
   return Reads;
 }
 
-bool transforms::loopMayWaitForOthers(const ptx::Function &F, const PTXCFG &CFG,
-                                      unsigned Header, unsigned Latch,
-                                      const StringSet<> &Reads) {
-  // The blocks between the two in reverse post order hold the loop.
+bool transforms::isStrongRead(const ptx::Instruction &I) {
+  return ptx::hasFlag(I.Op, ptx::OpMemRead) &&
+         (I.hasModifier(Modifier::Volatile) ||
+          I.hasModifier(Modifier::Relaxed) || I.hasModifier(Modifier::Acquire));
+}
+
+bool transforms::anyInLoop(const ptx::Function &F, const PTXCFG &CFG,
+                           unsigned Header, unsigned Latch,
+                           function_ref<bool(const ptx::Instruction &)> Pred) {
   for (unsigned R = CFG.Blocks[Header].RPONumber,
                 E = CFG.Blocks[Latch].RPONumber;
        R <= E; ++R) {
     const PTXBlock &Block = CFG.Blocks[CFG.RPO[R]];
-    for (unsigned S = Block.Begin; S != Block.End; ++S) {
-      if (F.Body[S].Kind != Statement::Inst)
-        continue;
-      const ptx::Instruction &I = F.Body[S].Instr;
-      // An atomic whose old value nobody reads sees nothing (histograms).
-      if (I.Op == Opcode::Atom && !I.Operands.empty() &&
-          (I.Operands[0].Kind == ptx::Operand::Sink ||
-           (I.Operands[0].Kind == ptx::Operand::Register &&
-            !Reads.contains(I.Operands[0].Name))))
-        continue;
-      if (ptx::hasFlag(I.Op, ptx::OpWaitsOnOthers) ||
-          ptx::hasFlag(I.Op, ptx::OpParksLanes) ||
-          ptx::hasFlag(I.Op, ptx::OpCall) ||
-          ptx::hasFlag(I.Op, ptx::OpSyncPoint) ||
-          ptx::hasFlag(I.Op, ptx::OpCTABarrier) ||
-          ptx::hasFlag(I.Op, ptx::OpOpaqueRoles))
+    for (unsigned S = Block.Begin; S != Block.End; ++S)
+      if (F.Body[S].Kind == Statement::Inst && Pred(F.Body[S].Instr))
         return true;
-      if (ptx::hasFlag(I.Op, ptx::OpMemRead) &&
-          (I.hasModifier(Modifier::Volatile) ||
-           I.hasModifier(Modifier::Relaxed) ||
-           I.hasModifier(Modifier::Acquire)))
-        return true;
-    }
   }
   return false;
+}
+
+bool transforms::loopMayWaitForOthers(const ptx::Function &F, const PTXCFG &CFG,
+                                      unsigned Header, unsigned Latch,
+                                      const StringSet<> &Reads) {
+  return anyInLoop(F, CFG, Header, Latch, [&](const ptx::Instruction &I) {
+    // An atomic whose old value nobody reads sees nothing (histograms).
+    if (I.Op == Opcode::Atom && !I.Operands.empty() &&
+        (I.Operands[0].Kind == ptx::Operand::Sink ||
+         (I.Operands[0].Kind == ptx::Operand::Register &&
+          !Reads.contains(I.Operands[0].Name))))
+      return false;
+    if (ptx::hasFlag(I.Op, ptx::OpWaitsOnOthers) ||
+        ptx::hasFlag(I.Op, ptx::OpParksLanes) ||
+        ptx::hasFlag(I.Op, ptx::OpCall) ||
+        ptx::hasFlag(I.Op, ptx::OpSyncPoint) ||
+        ptx::hasFlag(I.Op, ptx::OpCTABarrier) ||
+        ptx::hasFlag(I.Op, ptx::OpOpaqueRoles))
+      return true;
+    return isStrongRead(I);
+  });
 }
 
 /// Whether the terminator of a block with several successors may send the

@@ -12,17 +12,30 @@
 #define PTXJIT_TRANSFORMS_SPLITBLOCKS_H
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace ptxjit {
 namespace ptx {
 struct Function;
+struct Instruction;
 } // namespace ptx
 
 namespace transforms {
 
 class PTXCFG;
 class UniformityInfo;
+
+/// Whether I reads memory with a strong (volatile, relaxed or acquire)
+/// load, which may see other threads' writes as they happen.
+bool isStrongRead(const ptx::Instruction &I);
+
+/// Whether Pred holds for an instruction of the loop closed by a backward
+/// branch from Latch to Header: of the blocks between the two in reverse
+/// post order (the loop, and maybe exit paths).
+bool anyInLoop(const ptx::Function &F, const PTXCFG &CFG, unsigned Header,
+               unsigned Latch,
+               llvm::function_ref<bool(const ptx::Instruction &)> Pred);
 
 /// The names of the registers that instructions of F may read: guards and
 /// every operand but the destination of an atom (so other destinations
