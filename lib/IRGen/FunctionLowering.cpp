@@ -1049,8 +1049,8 @@ Error FunctionLowering::lower() {
 
   emitLocalFrameCheck(*this, /*Enter=*/true);
 
-  SplitBlocks = transforms::findSplitBlocks(F, CFG, UI);
   ReadRegisters = transforms::collectReadRegisters(F);
+  SplitBlocks = transforms::findSplitBlocks(F, CFG, UI, ReadRegisters);
   for (unsigned V : {0, 1}) {
     BlockBBs[V].assign(CFG.Blocks.size(), nullptr);
     for (unsigned Blk : CFG.RPO)

@@ -108,9 +108,9 @@ static bool mayHoldSomeLanes(const ptx::Instruction &I) {
 }
 
 BitVector transforms::findSplitBlocks(const ptx::Function &F, const PTXCFG &CFG,
-                                      const UniformityInfo &UI) {
+                                      const UniformityInfo &UI,
+                                      const StringSet<> &Reads) {
   unsigned N = CFG.Blocks.size();
-  StringSet<> Reads = collectReadRegisters(F);
   // Per block: it holds lanes back (a sync point or a call), and the first
   // lanes-holding instruction of a converged warp.
   BitVector Holds(N), HoldsConverged(N);
@@ -125,29 +125,30 @@ BitVector transforms::findSplitBlocks(const ptx::Function &F, const PTXCFG &CFG,
         HoldsConverged.set(B);
     }
 
+  // Whether the branch from B to S closes a loop that may wait for others.
+  auto WaitingBackEdge = [&](unsigned B, unsigned S) {
+    return S < N && CFG.Blocks[S].RPONumber <= CFG.Blocks[B].RPONumber &&
+           loopMayWaitForOthers(F, CFG, S, B, Reads);
+  };
   // Marks the blocks reachable from the successors of From (From too if
-  // Self), stopping at Stop; returns whether they hold a backward branch or
-  // lanes.
+  // Self), stopping at Stop; returns whether they hold a waiting loop or
+  // lanes (From's own backward branches count too).
   auto Reach = [&](unsigned From, bool Self, unsigned Stop, BitVector &Out) {
     SmallVector<unsigned, 16> Work;
     if (Self)
       Work.push_back(From);
     else
       Work.append(CFG.Blocks[From].Succs.begin(), CFG.Blocks[From].Succs.end());
-    // A backward branch from From itself makes groups take turns too.
-    bool Loops = any_of(CFG.Blocks[From].Succs, [&](unsigned S) {
-      return S < N && CFG.Blocks[S].RPONumber <= CFG.Blocks[From].RPONumber &&
-             loopMayWaitForOthers(F, CFG, S, From, Reads);
-    });
+    bool Loops = any_of(CFG.Blocks[From].Succs,
+                        [&](unsigned S) { return WaitingBackEdge(From, S); });
     while (!Work.empty()) {
       unsigned B = Work.pop_back_val();
       if (B == Stop || B >= N || Out.test(B))
         continue;
       Out.set(B);
-      Loops |= Holds.test(B);
+      Loops = Loops || Holds.test(B);
       for (unsigned S : CFG.Blocks[B].Succs) {
-        Loops |= S < N && CFG.Blocks[S].RPONumber <= CFG.Blocks[B].RPONumber &&
-                 loopMayWaitForOthers(F, CFG, S, B, Reads);
+        Loops = Loops || WaitingBackEdge(B, S);
         Work.push_back(S);
       }
     }

@@ -61,9 +61,11 @@ bool loopMayWaitForOthers(const ptx::Function &F, const PTXCFG &CFG,
 /// there let the others run ahead): then everything reachable from the
 /// branch counts. An async wait (mbarrier, barrier.cluster) or a CTA barrier
 /// with a count or a guard may hold some lanes of a converged warp: so does
-/// everything reachable from it. UI is F's uniformity at warp scope.
+/// everything reachable from it. UI is F's uniformity at warp scope, Reads
+/// its collectReadRegisters.
 llvm::BitVector findSplitBlocks(const ptx::Function &F, const PTXCFG &CFG,
-                                const UniformityInfo &UI);
+                                const UniformityInfo &UI,
+                                const llvm::StringSet<> &Reads);
 
 } // namespace transforms
 } // namespace ptxjit
