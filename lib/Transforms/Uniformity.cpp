@@ -34,14 +34,17 @@ static int64_t wrapShl(int64_t A, unsigned K) {
 Shape Shape::join(Shape O) const {
   if (Kind == Varying || O.Kind == Varying)
     return varying();
-  if (Kind == Uniform)
-    return O;
-  if (O.Kind == Uniform)
-    return *this;
-  if (Stride != O.Stride)
+  if (Kind == Uniform && O.Kind == Uniform)
+    return uniform();
+  // A uniform value is affine with stride 0 in 32-lane runs (any base).
+  int64_t S1 = Kind == Uniform ? 0 : Stride,
+          S2 = O.Kind == Uniform ? 0 : O.Stride;
+  if (S1 != S2)
     return varying();
   // Affine in runs of 16 lanes holds for a value affine in runs of 32.
-  return affine(Stride, std::min(Segment, O.Segment));
+  return affine(S1, std::min(segment(), O.segment()),
+                Kind == Affine && O.Kind == Affine && AlignedBase &&
+                    O.AlignedBase);
 }
 
 UniformityInfo::UniformityInfo(const ptx::Module &M, const ptx::Function &F,
@@ -76,8 +79,9 @@ Shape UniformityInfo::getSpecial(StringRef Name, char Component) const {
     bool Rows = D[0] < 32 && 32 % D[0] == 0;
     switch (Component) {
     case 'x':
+      // Warp W starts at x = 32 * W (one row) or at a row's start.
       if (OneDim || D[0] % 32 == 0)
-        return Shape::affine(1);
+        return Shape::affine(1, 32, /*Aligned=*/true);
       return Rows ? Shape::affine(1, D[0]) : Shape::varying();
     case 'y':
       if (D[1] == 1 || D[0] % 32 == 0)
@@ -90,7 +94,7 @@ Shape UniformityInfo::getSpecial(StringRef Name, char Component) const {
     }
   }
   if (Name == "%laneid")
-    return Shape::affine(1);
+    return Shape::affine(1, 32, /*Aligned=*/true);
   return StringSwitch<Shape>(Name)
       .Cases({"%ntid", "%ctaid", "%nctaid", "%warpid", "%nwarpid", "%smid",
               "%nsmid", "%gridid"},
@@ -134,6 +138,62 @@ static std::optional<int64_t> immediate(const Operand &Op) {
   if (Op.Kind == Operand::IntImm)
     return Op.Value;
   return std::nullopt;
+}
+
+/// Whether an operand of shape S is an immediate multiple of 32, or affine
+/// with its bases multiples of 32 (Shape::AlignedBase).
+static bool isAlignedOperand(const Operand &Op, Shape S) {
+  if (S.Kind == Shape::Affine)
+    return S.AlignedBase;
+  std::optional<int64_t> K = immediate(Op);
+  return K && uint64_t(*K) % 32 == 0;
+}
+
+/// Whether `X Cmp K` is the same for all 32 integers of an aligned run
+/// (32m ... 32m + 31): the run never straddles the boundary K sets. The
+/// run also never straddles a signed or unsigned wrap-around point, as
+/// those are multiples of 32, so signedness does not matter.
+static bool isUniformOverAlignedRun(ptx::Modifier Cmp, int64_t K) {
+  unsigned R = unsigned(uint64_t(K) % 32);
+  switch (Cmp) {
+  case ptx::Modifier::Lt: // boundary between K - 1 and K
+  case ptx::Modifier::Lo:
+  case ptx::Modifier::Ge:
+  case ptx::Modifier::Hs:
+    return R == 0;
+  case ptx::Modifier::Le: // boundary between K and K + 1
+  case ptx::Modifier::Ls:
+  case ptx::Modifier::Gt:
+  case ptx::Modifier::Hi:
+    return R == 31;
+  default:
+    return false;
+  }
+}
+
+/// The comparison with its operands swapped (K < X is X > K).
+static ptx::Modifier mirror(ptx::Modifier Cmp) {
+  using ptx::Modifier;
+  switch (Cmp) {
+  case Modifier::Lt:
+    return Modifier::Gt;
+  case Modifier::Gt:
+    return Modifier::Lt;
+  case Modifier::Le:
+    return Modifier::Ge;
+  case Modifier::Ge:
+    return Modifier::Le;
+  case Modifier::Lo:
+    return Modifier::Hi;
+  case Modifier::Hi:
+    return Modifier::Lo;
+  case Modifier::Ls:
+    return Modifier::Hs;
+  case Modifier::Hs:
+    return Modifier::Ls;
+  default:
+    return Cmp;
+  }
 }
 
 void UniformityInfo::run() {
@@ -279,7 +339,9 @@ bool UniformityInfo::visitInstructions() {
           Result =
               Shape::affine(I.Op == Opcode::Add ? wrapAdd(A.Stride, C.Stride)
                                                 : wrapSub(A.Stride, C.Stride),
-                            std::min(A.segment(), C.segment()));
+                            std::min(A.segment(), C.segment()),
+                            isAlignedOperand(I.Operands[1], A) &&
+                                isAlignedOperand(I.Operands[2], C));
         break;
       }
       case Opcode::Mul:
@@ -304,10 +366,11 @@ bool UniformityInfo::visitInstructions() {
           // Uniform within each segment, times uniform: still so.
           Result = A.isUniform() ? C : A;
         else if (K && Other.Kind == Shape::Affine && *K >= 0 && *K < 64)
+          // A multiple of 32, times or shifted by anything, stays one.
           Result = Shape::affine(I.Op == Opcode::Shl
                                      ? wrapShl(Other.Stride, unsigned(*K))
                                      : wrapMul(Other.Stride, *K),
-                                 Other.Segment);
+                                 Other.Segment, Other.AlignedBase);
         else
           Result = Shape::varying();
         if (I.Op == Opcode::Mad && I.Operands.size() == 4) {
@@ -316,7 +379,10 @@ bool UniformityInfo::visitInstructions() {
               Result.isVarying() || Addend.isVarying()
                   ? Shape::varying()
                   : Shape::affine(wrapAdd(Result.Stride, Addend.Stride),
-                                  std::min(Result.segment(), Addend.segment()));
+                                  std::min(Result.segment(), Addend.segment()),
+                                  Result.Kind == Shape::Affine &&
+                                      Result.AlignedBase &&
+                                      isAlignedOperand(I.Operands[3], Addend));
         }
         break;
       }
@@ -326,6 +392,31 @@ bool UniformityInfo::visitInstructions() {
         if (!(IsInt && ptx::isInteger(I.getType(1))) && !Result.isUniform())
           Result = Shape::varying();
         break;
+      case Opcode::Setp: {
+        // `%tid.x < 128` is the same in every lane of a warp whose lanes
+        // hold one aligned run of 32 integers.
+        Result = JoinAllSources();
+        if (!Result.isVarying() || I.Operands.size() < 3 || !IsInt)
+          break;
+        ptx::Modifier Cmp = ptx::Modifier::Eq;
+        for (ptx::Modifier M : I.Modifiers)
+          if (M >= ptx::Modifier::Eq && M <= ptx::Modifier::Nan) {
+            Cmp = M;
+            break;
+          }
+        std::optional<int64_t> K;
+        if (Src(1).isAlignedRun())
+          K = immediate(I.Operands[2]);
+        else if (Src(2).isAlignedRun() && (K = immediate(I.Operands[1])))
+          Cmp = mirror(Cmp);
+        if (!K || !isUniformOverAlignedRun(Cmp, *K))
+          break;
+        // setp.lt.and: combined with a predicate, uniform only if it is.
+        Result = I.Operands.size() > 3 && !Src(3).isUniform()
+                     ? Shape::varying()
+                     : Shape::uniform();
+        break;
+      }
       case Opcode::Cvta:
         Result = Src(1);
         if (I.Space == ptx::StateSpace::Local && !Result.isVarying())
@@ -377,11 +468,11 @@ bool UniformityInfo::visitInstructions() {
         if (CFG.Blocks.size() > B && Divergent.test(B) &&
             !BlockLocal.contains(R.Name))
           New = Shape::varying();
-        Shape &Cur =
-            Registers.try_emplace(R.Name, Shape::uniform()).first->second;
-        Shape Joined = Cur.join(New);
-        if (Joined != Cur) {
-          Cur = Joined;
+        // The first definition seen sets the shape; later ones join it.
+        auto [It, Inserted] = Registers.try_emplace(R.Name, New);
+        Shape Joined = It->second.join(New);
+        if (Inserted || Joined != It->second) {
+          It->second = Joined;
           Changed = true;
         }
       };

@@ -41,10 +41,19 @@ std::unique_ptr<Analysed> analyse(StringRef Body, unsigned BlockX = 32,
 
 TEST(ShapeTest, Join) {
   Shape U = Shape::uniform(), A4 = Shape::affine(4), V = Shape::varying();
-  // The analysis is optimistic: uniform is the least shape.
   EXPECT_EQ(U.join(U), U);
-  EXPECT_EQ(U.join(A4), A4);
+  // A register that holds a uniform value or an affine one with a nonzero
+  // stride (one or the other in all lanes) is neither.
+  EXPECT_EQ(U.join(A4), V);
+  EXPECT_EQ(A4.join(U), V);
+  // Uniform within runs of 16 lanes holds for a uniform value.
+  Shape Runs16 = Shape::affine(0, 16);
+  EXPECT_EQ(U.join(Runs16), Runs16);
   EXPECT_EQ(A4.join(A4), A4);
+  // Both bases must be multiples of 32 for the join's to be.
+  Shape Aligned1 = Shape::affine(1, 32, true);
+  EXPECT_TRUE(Aligned1.join(Aligned1).isAlignedRun());
+  EXPECT_EQ(Aligned1.join(Shape::affine(1)), Shape::affine(1));
   EXPECT_EQ(A4.join(Shape::affine(8)), V);
   EXPECT_EQ(V.join(U), V);
   // Stride 0 over the whole warp is uniform.
@@ -112,6 +121,71 @@ TEST(UniformityTest, NarrowBlocksMakeTidXAffineInSegments) {
   EXPECT_EQ(Y.Kind, Shape::Affine);
   EXPECT_EQ(Y.Stride, 0);
   EXPECT_EQ(Y.segment(), 16u);
+}
+
+TEST(UniformityTest, UniformAndAffineDefinitionsMeetAsVarying) {
+  // r is 7 on one path and %tid.x on the other (a uniform branch).
+  auto A = analyse(R"(
+  .reg .pred p;
+  .reg .b32 r, f;
+  ld.param.u32 f, [out];
+  mov.u32 r, 7;
+  setp.ne.u32 p, f, 0;
+  @p bra DONE;
+  mov.u32 r, %tid.x;
+DONE:
+  ret;)");
+  ASSERT_TRUE(A->UI);
+  EXPECT_TRUE(A->UI->getRegister("r").isVarying());
+}
+
+TEST(UniformityTest, ComparingAnAlignedRunWithAMultipleOf32IsUniform) {
+  // Blocks of 256: warp W holds %tid.x = 32W ... 32W + 31. `t < 128`,
+  // `t > 127`, `t + 64 >= 96` and `128 > t` answer alike in every lane;
+  // `t < 100`, `t == 0` and a comparison with a register do not.
+  auto A = analyse(R"(
+  .reg .pred lt128, gt127, ge96, mirrored, lt100, eq0, lanelt, reg, and1;
+  .reg .b32 t, u, n, l;
+  .reg .b64 w;
+  mov.u32 t, %tid.x;
+  add.u32 u, t, 64;
+  ld.param.u32 n, [out];
+  mov.u32 l, %laneid;
+  cvt.u64.u32 w, t;
+  setp.lt.u32 lt128, t, 128;
+  setp.gt.u32 gt127, t, 127;
+  setp.ge.s32 ge96, u, 96;
+  setp.gt.u32 mirrored, 128, t;
+  setp.lt.u32 lt100, t, 100;
+  setp.eq.u32 eq0, t, 0;
+  setp.lt.u32 lanelt, l, 16;
+  setp.lt.u32 reg, t, n;
+  setp.lt.and.u64 and1, w, 64, eq0;)",
+                   256);
+  ASSERT_TRUE(A->UI);
+  for (StringRef Name : {"lt128", "gt127", "ge96", "mirrored"})
+    EXPECT_TRUE(A->UI->getRegister(Name).isUniform()) << Name.str();
+  for (StringRef Name : {"lt100", "eq0", "lanelt", "reg", "and1"})
+    EXPECT_TRUE(A->UI->getRegister(Name).isVarying()) << Name.str();
+  EXPECT_TRUE(A->UI->getRegister("u").isAlignedRun());
+  EXPECT_TRUE(A->UI->getRegister("w").isAlignedRun());
+}
+
+TEST(UniformityTest, NarrowRowsAndUnalignedOffsetsAreNotAlignedRuns) {
+  // 16 x 2 blocks: a warp holds two rows of 16; t + 8 starts mid-run.
+  auto A = analyse(R"(
+  .reg .pred p, q;
+  .reg .b32 t, l, u;
+  mov.u32 t, %tid.x;
+  setp.lt.u32 p, t, 32;
+  mov.u32 l, %laneid;
+  add.u32 u, l, 8;
+  setp.lt.u32 q, u, 32;)",
+                   16, 2);
+  ASSERT_TRUE(A->UI);
+  EXPECT_FALSE(A->UI->getRegister("t").isAlignedRun());
+  EXPECT_TRUE(A->UI->getRegister("p").isVarying());
+  EXPECT_TRUE(A->UI->getRegister("q").isVarying());
 }
 
 TEST(UniformityTest, PackingConversionsJoinBothSources) {

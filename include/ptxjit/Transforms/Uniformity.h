@@ -38,21 +38,34 @@ struct Shape {
   /// 32 is plain affine; stride 0 with a smaller segment is uniform within
   /// each segment.
   uint8_t Segment = 32;
+  /// Affine only: every segment's base is a multiple of 32. Lanes 0-31 of
+  /// a stride-1 value then hold one aligned run of 32 integers (%tid.x of a
+  /// block whose rows are whole warps), so comparing it with a multiple of
+  /// 32 gives the same answer in every lane.
+  bool AlignedBase = false;
 
-  static Shape uniform() { return {Uniform, 0, 32}; }
-  static Shape affine(int64_t S, unsigned Seg = 32) {
-    return S == 0 && Seg == 32 ? uniform() : Shape{Affine, S, uint8_t(Seg)};
+  static Shape uniform() { return {Uniform, 0, 32, false}; }
+  static Shape affine(int64_t S, unsigned Seg = 32, bool Aligned = false) {
+    return S == 0 && Seg == 32 ? uniform()
+                               : Shape{Affine, S, uint8_t(Seg), Aligned};
   }
-  static Shape varying() { return {Varying, 0, 32}; }
+  static Shape varying() { return {Varying, 0, 32, false}; }
   bool isUniform() const { return Kind == Uniform; }
   bool isVarying() const { return Kind == Varying; }
   /// Stride and segment of an Affine or Uniform shape.
   unsigned segment() const { return Kind == Uniform ? 32 : Segment; }
+  /// Lanes 0-31 hold 32 consecutive integers starting at a multiple of 32.
+  bool isAlignedRun() const {
+    return Kind == Affine && Stride == 1 && Segment == 32 && AlignedBase;
+  }
   bool operator==(const Shape &O) const {
-    return Kind == O.Kind && Stride == O.Stride && Segment == O.Segment;
+    return Kind == O.Kind && Stride == O.Stride && Segment == O.Segment &&
+           AlignedBase == O.AlignedBase;
   }
   bool operator!=(const Shape &O) const { return !(*this == O); }
-  /// Least upper bound.
+  /// Least upper bound: the shape of a register that holds either value
+  /// (all lanes of a warp the same one). A uniform value and an affine one
+  /// with a nonzero stride join to Varying.
   Shape join(Shape O) const;
 };
 
