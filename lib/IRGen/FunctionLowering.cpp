@@ -113,26 +113,23 @@ Value *FunctionLowering::getContextField(unsigned Field, Type *Ty) {
 
 void FunctionLowering::forEachActiveLane(Value *Mask,
                                          function_ref<void(Value *Lane)> Body) {
+  // A loop over the set bits of Mask, lowest first: as many trips as
+  // active lanes.
   Function *Fn = B.GetInsertBlock()->getParent();
   LLVMContext &C = B.getContext();
+  Type *I32 = B.getInt32Ty();
   BasicBlock *Pre = B.GetInsertBlock();
   BasicBlock *Loop = BasicBlock::Create(C, "lanes", Fn);
-  BasicBlock *Do = BasicBlock::Create(C, "lane.do", Fn);
-  BasicBlock *Latch = BasicBlock::Create(C, "lane.next", Fn);
   BasicBlock *Exit = BasicBlock::Create(C, "lanes.done", Fn);
-  B.CreateBr(Loop);
+  B.CreateCondBr(B.CreateICmpNE(Mask, B.getInt32(0)), Loop, Exit);
   B.SetInsertPoint(Loop);
-  PHINode *Lane = B.CreatePHI(B.getInt32Ty(), 2);
-  Lane->addIncoming(B.getInt32(0), Pre);
-  Value *Bit = B.CreateAnd(B.CreateLShr(Mask, Lane), B.getInt32(1));
-  B.CreateCondBr(B.CreateICmpNE(Bit, B.getInt32(0)), Do, Latch);
-  B.SetInsertPoint(Do);
-  Body(Lane);
-  B.CreateBr(Latch);
-  B.SetInsertPoint(Latch);
-  Value *NextLane = B.CreateAdd(Lane, B.getInt32(1));
-  Lane->addIncoming(NextLane, Latch);
-  B.CreateCondBr(B.CreateICmpULT(NextLane, B.getInt32(Lanes)), Loop, Exit);
+  PHINode *Left = B.CreatePHI(I32, 2, "lanes.left");
+  Left->addIncoming(Mask, Pre);
+  Body(B.CreateIntrinsic(Intrinsic::cttz, {I32}, {Left, B.getTrue()}));
+  // Clear the lowest set bit: the next lane.
+  Value *Rest = B.CreateAnd(Left, B.CreateSub(Left, B.getInt32(1)));
+  Left->addIncoming(Rest, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpNE(Rest, B.getInt32(0)), Loop, Exit);
   B.SetInsertPoint(Exit);
 }
 
@@ -192,6 +189,28 @@ Value *FunctionLowering::laneOf(Value *V, Value *Lane) {
   Value *R =
       B.CreateLoad(MemElt, B.CreateInBoundsGEP(MemElt, LaneScratch, Lane));
   return MemElt != Elt ? B.CreateTrunc(R, Elt) : R;
+}
+
+FunctionLowering::LaneArray FunctionLowering::storeLanes(Value *V) {
+  auto *VT = dyn_cast<FixedVectorType>(V->getType());
+  if (!VT)
+    return {V, nullptr, nullptr};
+  Type *Elt = VT->getElementType();
+  Type *MemElt = getLaneMemoryType(Elt);
+  if (MemElt != Elt)
+    V = B.CreateZExt(V, FixedVectorType::get(MemElt, VT->getNumElements()));
+  IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
+  AllocaInst *Slot = EntryB.CreateAlloca(V->getType(), nullptr, "lanes.slot");
+  Slot->setAlignment(Align(64));
+  B.CreateAlignedStore(V, Slot, Align(64));
+  return {Slot, Elt, MemElt};
+}
+
+Value *FunctionLowering::loadLane(const LaneArray &A, Value *Lane) {
+  if (!A.Elt)
+    return A.V;
+  Value *R = B.CreateLoad(A.MemElt, B.CreateInBoundsGEP(A.MemElt, A.V, Lane));
+  return A.MemElt != A.Elt ? B.CreateTrunc(R, A.Elt) : R;
 }
 
 Value *FunctionLowering::collectActiveLanes(

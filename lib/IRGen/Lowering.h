@@ -193,6 +193,15 @@ public:
   /// every variable-index extractelement a stack slot of its own, and a
   /// kernel with many lane loops outgrew its fiber's stack.
   llvm::Value *laneOf(llvm::Value *V, llvm::Value *Lane);
+  /// A vector's lanes in a stack slot of their own, stored where this is
+  /// called (before a lane loop, not in it), or a scalar (every lane's).
+  struct LaneArray {
+    llvm::Value *V;                               ///< the slot, or the scalar
+    llvm::Type *Elt = nullptr, *MemElt = nullptr; ///< null for a scalar
+  };
+  LaneArray storeLanes(llvm::Value *V);
+  /// Lane Lane (an i32) of what storeLanes stored.
+  llvm::Value *loadLane(const LaneArray &A, llvm::Value *Lane);
   /// Calls PerLane(Lane) for each lane of Mask, in ascending order, and
   /// returns the <32 x Elt> of its results (zero in the other lanes).
   llvm::Value *collectActiveLanes(

@@ -35,14 +35,13 @@ Value *irgen::lowerSharedAtomic(FunctionLowering &FL, const SharedAtomic &A) {
     MemTy = B.getIntNTy(Elt->getPrimitiveSizeInBits());
   Align Al(Elt->getPrimitiveSizeInBits() / 8);
   Value *Mask = FL.getInstMask();
-  auto Apply = [&](Value *Cur, unsigned L) -> Value * {
-    Value *V = lane(B, A.Val, L);
+  // The lane's turn: its operand V (and for cas, the new value New).
+  auto Apply = [&](Value *Cur, Value *V, Value *New) -> Value * {
     if (A.FlushSubnormals)
       return flushSubnormal(
           FL, B.CreateFAdd(flushSubnormal(FL, Cur), flushSubnormal(FL, V)));
     if (!A.IsCas)
       return buildAtomicRMWValue(A.Op, B, Cur, V);
-    Value *New = lane(B, A.Swap, L);
     if (Bits) {
       V = B.CreateBitCast(V, MemTy);
       New = B.CreateBitCast(New, MemTy);
@@ -50,7 +49,6 @@ Value *irgen::lowerSharedAtomic(FunctionLowering &FL, const SharedAtomic &A) {
     return B.CreateSelect(B.CreateICmpEQ(Cur, V), New, Cur);
   };
   auto AsElt = [&](Value *V) { return Bits ? B.CreateBitCast(V, Elt) : V; };
-  Value *Olds = PoisonValue::get(FL.getVectorType(Elt));
   Function *Fn = B.GetInsertBlock()->getParent();
   LLVMContext &C = B.getContext();
 
@@ -63,13 +61,17 @@ Value *irgen::lowerSharedAtomic(FunctionLowering &FL, const SharedAtomic &A) {
     B.SetInsertPoint(Do);
     Value *P = B.CreateIntToPtr(A.Addr.V, B.getPtrTy());
     Value *Cur = B.CreateAlignedLoad(MemTy, P, Al);
+    Value *Olds = PoisonValue::get(FL.getVectorType(Elt));
     Value *DoOlds = Olds;
     for (unsigned L = 0; L != Lanes; ++L) {
       Value *On =
           B.CreateICmpNE(B.CreateAnd(Mask, B.getInt32(1u << L)), B.getInt32(0));
       if (A.WantOld)
         DoOlds = B.CreateInsertElement(DoOlds, AsElt(Cur), uint64_t(L));
-      Cur = B.CreateSelect(On, Apply(Cur, L), Cur);
+      Cur = B.CreateSelect(
+          On,
+          Apply(Cur, lane(B, A.Val, L), A.IsCas ? lane(B, A.Swap, L) : nullptr),
+          Cur);
     }
     B.CreateAlignedStore(Cur, P, Al);
     BasicBlock *DoEnd = B.GetInsertBlock();
@@ -83,29 +85,25 @@ Value *irgen::lowerSharedAtomic(FunctionLowering &FL, const SharedAtomic &A) {
     return Phi;
   }
 
-  // Lane by lane, in lane order.
-  for (unsigned L = 0; L != Lanes; ++L) {
-    BasicBlock *Pre = B.GetInsertBlock();
-    BasicBlock *Do = BasicBlock::Create(C, "smem.lane", Fn);
-    BasicBlock *Next = BasicBlock::Create(C, "smem.next", Fn);
-    B.CreateCondBr(
-        B.CreateICmpNE(B.CreateAnd(Mask, B.getInt32(1u << L)), B.getInt32(0)),
-        Do, Next);
-    B.SetInsertPoint(Do);
-    Value *P = B.CreateIntToPtr(lane(B, A.Addr.V, L), B.getPtrTy());
+  // Lane by lane, in lane order, in a loop over the active lanes (one
+  // block, not one per lane). Each operand vector is stored once, before
+  // the loop, and each lane reads its element back.
+  FunctionLowering::LaneArray Addrs = FL.storeLanes(A.Addr.V);
+  FunctionLowering::LaneArray Vals = FL.storeLanes(A.Val);
+  std::optional<FunctionLowering::LaneArray> Swaps;
+  if (A.IsCas)
+    Swaps = FL.storeLanes(A.Swap);
+  auto Turn = [&](Value *L) -> Value * {
+    Value *P = B.CreateIntToPtr(FL.loadLane(Addrs, L), B.getPtrTy());
     Value *Cur = B.CreateAlignedLoad(MemTy, P, Al);
-    B.CreateAlignedStore(Apply(Cur, L), P, Al);
-    Value *DoOlds =
-        A.WantOld ? B.CreateInsertElement(Olds, AsElt(Cur), uint64_t(L)) : Olds;
-    BasicBlock *DoEnd = B.GetInsertBlock();
-    B.CreateBr(Next);
-    B.SetInsertPoint(Next);
-    if (A.WantOld) {
-      PHINode *Phi = B.CreatePHI(Olds->getType(), 2);
-      Phi->addIncoming(Olds, Pre);
-      Phi->addIncoming(DoOlds, DoEnd);
-      Olds = Phi;
-    }
+    B.CreateAlignedStore(Apply(Cur, FL.loadLane(Vals, L),
+                               Swaps ? FL.loadLane(*Swaps, L) : nullptr),
+                         P, Al);
+    return AsElt(Cur);
+  };
+  if (!A.WantOld) {
+    FL.forEachActiveLane(Mask, [&](Value *L) { Turn(L); });
+    return nullptr;
   }
-  return A.WantOld ? Olds : nullptr;
+  return FL.collectActiveLanes(Mask, Elt, Turn);
 }
