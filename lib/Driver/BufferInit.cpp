@@ -9,10 +9,35 @@
 #include "ptxjit/Driver/HostBuffer.h"
 #include "ptxjit/Driver/SplitMix64.h"
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace llvm;
 using namespace ptxjit::driver;
+
+/// Stores Bits(I) as element I of Buf for every I, with the element size
+/// chosen once outside the loop (setBits' switch per element ran at a tenth
+/// of memory speed).
+template <typename BitsFn>
+static void fillElements(HostBuffer &Buf, BitsFn Bits) {
+  auto Fill = [&](auto Zero) {
+    using T = decltype(Zero);
+    uint8_t *P = Buf.data();
+    for (uint64_t I = 0, E = Buf.getCount(); I != E; ++I)
+      support::endian::write<T, endianness::little>(P + I * sizeof(T),
+                                                    static_cast<T>(Bits(I)));
+  };
+  switch (getElementSize(Buf.getElementType())) {
+  case 1:
+    return Fill(uint8_t());
+  case 2:
+    return Fill(uint16_t());
+  case 4:
+    return Fill(uint32_t());
+  default:
+    return Fill(uint64_t());
+  }
+}
 
 /// \p I in a floating-point element type, rounded to nearest even.
 static uint64_t indexToFloatBits(uint64_t I, ElementType Ty) {
@@ -31,8 +56,10 @@ static uint64_t indexToFloatBits(uint64_t I, ElementType Ty) {
 static void fillIota(HostBuffer &Buf) {
   ElementType Ty = Buf.getElementType();
   bool IsFloat = isFloatElement(Ty);
-  for (uint64_t I = 0, E = Buf.getCount(); I != E; ++I)
-    Buf.setBits(I, IsFloat ? indexToFloatBits(I, Ty) : I);
+  if (IsFloat)
+    fillElements(Buf, [&](uint64_t I) { return indexToFloatBits(I, Ty); });
+  else
+    fillElements(Buf, [](uint64_t I) { return I; });
 }
 
 /// A float in [0, 1) from one 64-bit draw, on a grid exact in \p Ty.
@@ -53,19 +80,19 @@ static void fillRandom(HostBuffer &Buf, uint64_t Seed) {
   ElementType Ty = Buf.getElementType();
   bool IsFloat = isFloatElement(Ty);
   SplitMix64 Gen(Seed);
-  for (uint64_t I = 0, E = Buf.getCount(); I != E; ++I) {
-    uint64_t X = Gen.next();
-    // setBits keeps the low bits of an integer draw.
-    Buf.setBits(I, IsFloat ? drawToUnitFloatBits(X, Ty) : X);
-  }
+  // An integer element keeps the low bits of its draw.
+  if (IsFloat)
+    fillElements(Buf,
+                 [&](uint64_t) { return drawToUnitFloatBits(Gen.next(), Ty); });
+  else
+    fillElements(Buf, [&](uint64_t) { return Gen.next(); });
 }
 
 static Error fillValue(HostBuffer &Buf, const ScalarLiteral &Value) {
   Expected<uint64_t> Bits = convertLiteral(Value, Buf.getElementType());
   if (!Bits)
     return Bits.takeError();
-  for (uint64_t I = 0, E = Buf.getCount(); I != E; ++I)
-    Buf.setBits(I, *Bits);
+  fillElements(Buf, [&](uint64_t) { return *Bits; });
   return Error::success();
 }
 

@@ -189,10 +189,14 @@ void AsyncDomain::completeClusterPhase() {
 }
 
 void AsyncDomain::lanesExited(unsigned Rank, unsigned Warp, LaneMask Lanes) {
-  const uint32_t *In = &ArrivedIn[laneIndex(Rank, Warp)];
-  for (unsigned L = 0; L != WarpSize; ++L)
-    if ((Lanes >> L & 1) && In[L] == ClusterPhase + 1)
-      --ClusterArrived;
+  // Lanes that arrived at the cluster barrier of this phase no longer
+  // count (every warp exits here: look only while some have arrived).
+  if (ClusterArrived) {
+    const uint32_t *In = &ArrivedIn[laneIndex(Rank, Warp)];
+    for (LaneMask M = Lanes; M; M &= M - 1)
+      if (In[countr_zero(M)] == ClusterPhase + 1)
+        --ClusterArrived;
+  }
   ClusterLive -= popcount(Lanes);
   // The threads still missing may have been these.
   if (ClusterArrived && ClusterArrived >= ClusterLive)

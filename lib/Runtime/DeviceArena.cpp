@@ -24,6 +24,8 @@ struct Allocation {
 
 /// At least this much inaccessible address space follows each allocation.
 constexpr uint64_t MinGap = uint64_t(1) << 30;
+/// Transparent huge pages on x86-64.
+constexpr uint64_t HugePageSize = uint64_t(2) << 20;
 
 class Arena {
 public:
@@ -47,6 +49,11 @@ public:
         Free.emplace(Slot, SlotSize);
         return nullptr;
       }
+      // Large buffers in transparent huge pages where the system allows
+      // them: a kernel's or the host's first touch of 64 MiB then costs 32
+      // page faults instead of 16384 (most of the time of filling one).
+      if (Body >= HugePageSize)
+        madvise(M, Body, MADV_HUGEPAGE);
       uint64_t Offset = (Body - std::max<uint64_t>(Size, 1)) & ~(Align - 1);
       Data = static_cast<char *>(M) + Offset;
     } else {
