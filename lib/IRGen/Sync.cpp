@@ -316,16 +316,26 @@ Error FunctionLowering::lowerCTABarrierPrologue(unsigned Index,
   Value *Parked = Warp.parkAtBarrier(Arriving);
   // Fast path: if nothing else in the warp can run, arrive and wait in one
   // runtime call, and go on in this block when the barrier releases these
-  // lanes.
-  Value *Waiting = Warp.waiting();
-  Value *Others =
-      B.CreateAnd(Waiting, B.CreateNot(B.CreateOr(Parked, Warp.blocked())));
+  // lanes. In converged code nothing else can: no lane waits elsewhere, and
+  // lanes released here (a split warp that met at this barrier) come back
+  // all together, as a bar.sync of every thread releases all arrivals at
+  // once; with a thread count or a guard, part of them may come back.
+  bool OnlyArrivals = Converged && !IsRed && I.GuardPredicate.empty() &&
+                      isa<ConstantInt>(Count) &&
+                      cast<ConstantInt>(Count)->isZero();
   BasicBlock *WaitHere = BasicBlock::Create(ML.Ctx, "bar.sync", Fn);
-  BasicBlock *Park = BasicBlock::Create(ML.Ctx, "bar.park", Fn);
+  BasicBlock *Park =
+      OnlyArrivals ? nullptr : BasicBlock::Create(ML.Ctx, "bar.park", Fn);
   BasicBlock *Through = BasicBlock::Create(ML.Ctx, "bar.through", Fn);
-  B.CreateCondBr(B.CreateAnd(B.CreateICmpEQ(Others, B.getInt32(0)),
-                             B.CreateICmpEQ(Passing, B.getInt32(0))),
-                 WaitHere, Park);
+  if (OnlyArrivals) {
+    B.CreateBr(WaitHere);
+  } else {
+    Value *Others = B.CreateAnd(
+        Warp.waiting(), B.CreateNot(B.CreateOr(Parked, Warp.blocked())));
+    B.CreateCondBr(B.CreateAnd(B.CreateICmpEQ(Others, B.getInt32(0)),
+                               B.CreateICmpEQ(Passing, B.getInt32(0))),
+                   WaitHere, Park);
+  }
   B.SetInsertPoint(WaitHere);
   // The values as they are after the call.
   Value *ArrivingA = Arriving, *MaskA = Mask;
@@ -345,11 +355,13 @@ Error FunctionLowering::lowerCTABarrierPrologue(unsigned Index,
   Warp.setRunning(ArrivingA);
   B.CreateBr(Through);
   // Other lanes of the warp can run: count the arrival and run them.
-  B.SetInsertPoint(Park);
-  B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::BarArrive),
-               {runtimeArg(), Id, Count, Arriving, B.getInt32(1),
-                B.getInt32(uint32_t(Reduction)), Pred, Line});
-  Warp.park(Index, Mask);
+  if (Park) {
+    B.SetInsertPoint(Park);
+    B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::BarArrive),
+                 {runtimeArg(), Id, Count, Arriving, B.getInt32(1),
+                  B.getInt32(uint32_t(Reduction)), Pred, Line});
+    Warp.park(Index, Mask);
+  }
   B.SetInsertPoint(Through);
   BasicBlock *Done = BasicBlock::Create(ML.Ctx, "bar.done", Fn);
   B.CreateBr(Done);
