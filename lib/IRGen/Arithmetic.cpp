@@ -177,12 +177,7 @@ static Value *clampedShift(IRBuilder<> &B, Opcode Op, Value *X, Value *N,
 static Value *compare(FunctionLowering &FL, const ptx::Instruction &I, Value *A,
                       Value *C, ScalarType T) {
   IRBuilder<> &B = FL.B;
-  Modifier Cmp = Modifier::Eq;
-  for (Modifier M : I.Modifiers)
-    if (M >= Modifier::Eq && M <= Modifier::Nan) {
-      Cmp = M;
-      break;
-    }
+  Modifier Cmp = I.getComparison();
   if (ptx::isFloat(T) || T == ScalarType::F16x2 || T == ScalarType::BF16x2) {
     A = toArith(FL, A, T);
     C = toArith(FL, C, T);

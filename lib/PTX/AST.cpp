@@ -37,6 +37,13 @@ bool Instruction::hasModifier(Modifier M) const {
   return is_contained(Modifiers, M);
 }
 
+Modifier Instruction::getComparison() const {
+  for (Modifier M : Modifiers)
+    if (M >= Modifier::Eq && M <= Modifier::Nan)
+      return M;
+  return Modifier::Eq;
+}
+
 bool Instruction::writesFirstOperand() const {
   if (Operands.empty())
     return false;

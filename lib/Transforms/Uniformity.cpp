@@ -398,12 +398,7 @@ bool UniformityInfo::visitInstructions() {
         Result = JoinAllSources();
         if (!Result.isVarying() || I.Operands.size() < 3 || !IsInt)
           break;
-        ptx::Modifier Cmp = ptx::Modifier::Eq;
-        for (ptx::Modifier M : I.Modifiers)
-          if (M >= ptx::Modifier::Eq && M <= ptx::Modifier::Nan) {
-            Cmp = M;
-            break;
-          }
+        ptx::Modifier Cmp = I.getComparison();
         std::optional<int64_t> K;
         if (Src(1).isAlignedRun())
           K = immediate(I.Operands[2]);

@@ -123,6 +123,9 @@ struct Instruction {
   llvm::ArrayRef<SuffixKind> SuffixOrder;
 
   bool hasModifier(Modifier M) const;
+  /// The comparison of setp, set and the like (.lt, .ltu, ...): the first
+  /// modifier of the Compare group, .eq if there is none.
+  Modifier getComparison() const;
   /// Whether operand 0 is a destination the instruction writes (not for
   /// st, red, branches, call, barriers other than bar.red, ...).
   bool writesFirstOperand() const;
