@@ -191,7 +191,8 @@ Value *FunctionLowering::laneOf(Value *V, Value *Lane) {
   return MemElt != Elt ? B.CreateTrunc(R, Elt) : R;
 }
 
-FunctionLowering::LaneArray FunctionLowering::storeLanes(Value *V) {
+FunctionLowering::LaneStash FunctionLowering::stashLanes(Value *V,
+                                                         unsigned Slot) {
   auto *VT = dyn_cast<FixedVectorType>(V->getType());
   if (!VT)
     return {V, nullptr, nullptr};
@@ -199,14 +200,22 @@ FunctionLowering::LaneArray FunctionLowering::storeLanes(Value *V) {
   Type *MemElt = getLaneMemoryType(Elt);
   if (MemElt != Elt)
     V = B.CreateZExt(V, FixedVectorType::get(MemElt, VT->getNumElements()));
-  IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
-  AllocaInst *Slot = EntryB.CreateAlloca(V->getType(), nullptr, "lanes.slot");
-  Slot->setAlignment(Align(64));
-  B.CreateAlignedStore(V, Slot, Align(64));
-  return {Slot, Elt, MemElt};
+  // The slots are shared by every lane loop of the function (one runs at a
+  // time), so many atomics do not grow the warp's frame.
+  assert(Slot < NumLaneStashSlots && "lane stash slot out of range");
+  AllocaInst *&A = LaneStashSlots[Slot];
+  if (!A) {
+    // <32 x i128> at most (b128 registers).
+    IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
+    A = EntryB.CreateAlloca(ArrayType::get(B.getInt8Ty(), Lanes * 16), nullptr,
+                            "lane.stash");
+    A->setAlignment(Align(64));
+  }
+  B.CreateAlignedStore(V, A, Align(64));
+  return {A, Elt, MemElt};
 }
 
-Value *FunctionLowering::loadLane(const LaneArray &A, Value *Lane) {
+Value *FunctionLowering::loadStashedLane(const LaneStash &A, Value *Lane) {
   if (!A.Elt)
     return A.V;
   Value *R = B.CreateLoad(A.MemElt, B.CreateInBoundsGEP(A.MemElt, A.V, Lane));

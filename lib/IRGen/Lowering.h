@@ -193,15 +193,17 @@ public:
   /// every variable-index extractelement a stack slot of its own, and a
   /// kernel with many lane loops outgrew its fiber's stack.
   llvm::Value *laneOf(llvm::Value *V, llvm::Value *Lane);
-  /// A vector's lanes in a stack slot of their own, stored where this is
-  /// called (before a lane loop, not in it), or a scalar (every lane's).
-  struct LaneArray {
+  /// A vector's lanes in stack slot Slot (< NumLaneStashSlots; one per
+  /// vector a lane loop reads), stored where this is called (before the
+  /// loop, not in it), or a scalar (every lane's).
+  struct LaneStash {
     llvm::Value *V;                               ///< the slot, or the scalar
     llvm::Type *Elt = nullptr, *MemElt = nullptr; ///< null for a scalar
   };
-  LaneArray storeLanes(llvm::Value *V);
-  /// Lane Lane (an i32) of what storeLanes stored.
-  llvm::Value *loadLane(const LaneArray &A, llvm::Value *Lane);
+  static constexpr unsigned NumLaneStashSlots = 3;
+  LaneStash stashLanes(llvm::Value *V, unsigned Slot);
+  /// Lane Lane (an i32) of what stashLanes stored.
+  llvm::Value *loadStashedLane(const LaneStash &A, llvm::Value *Lane);
   /// Calls PerLane(Lane) for each lane of Mask, in ascending order, and
   /// returns the <32 x Elt> of its results (zero in the other lanes).
   llvm::Value *collectActiveLanes(
@@ -417,6 +419,7 @@ private:
   /// laneOf's scratch: room for the widest vector register, shared by all
   /// its uses (each stores a vector and reads one lane right after).
   llvm::AllocaInst *LaneScratch = nullptr;
+  llvm::AllocaInst *LaneStashSlots[NumLaneStashSlots] = {};
   /// checkAccess's <32 x i64> of the addresses for the runtime.
   llvm::AllocaInst *AccessAddresses = nullptr;
   const ptx::Instruction *CurInst = nullptr;

@@ -101,8 +101,10 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
       return A.takeError();
     Value *V;
     if (isOrdered(I)) {
+      FunctionLowering::LaneStash Addrs = FL.stashLanes(A->V, 0);
       V = FL.collectActiveLanes(Mask, Elt, [&](Value *Lane) {
-        Value *P = B.CreateIntToPtr(FL.laneOf(A->V, Lane), B.getPtrTy());
+        Value *P =
+            B.CreateIntToPtr(FL.loadStashedLane(Addrs, Lane), B.getPtrTy());
         LoadInst *L = B.CreateLoad(Elt, P);
         L->setAtomic(I.hasModifier(Modifier::Acquire)
                          ? AtomicOrdering::Acquire
@@ -145,9 +147,12 @@ static Error lowerStore(FunctionLowering &FL, const ptx::Instruction &I) {
     if (!A)
       return A.takeError();
     if (isOrdered(I)) {
+      FunctionLowering::LaneStash Addrs = FL.stashLanes(A->V, 0);
+      FunctionLowering::LaneStash Vals = FL.stashLanes(V->V, 1);
       FL.forEachActiveLane(Mask, [&](Value *Lane) {
-        Value *P = B.CreateIntToPtr(FL.laneOf(A->V, Lane), B.getPtrTy());
-        StoreInst *St = B.CreateStore(FL.laneOf(V->V, Lane), P);
+        Value *P =
+            B.CreateIntToPtr(FL.loadStashedLane(Addrs, Lane), B.getPtrTy());
+        StoreInst *St = B.CreateStore(FL.loadStashedLane(Vals, Lane), P);
         St->setAtomic(I.hasModifier(Modifier::Release)
                           ? AtomicOrdering::Release
                           : AtomicOrdering::Monotonic);
@@ -303,9 +308,15 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
       return Error::success();
     return FL.write(I.Operands[0], Old, T);
   }
+  // Each operand vector stored once, before the loop over the lanes.
+  FunctionLowering::LaneStash Addrs = FL.stashLanes(Addr->V, 0);
+  FunctionLowering::LaneStash Vals = FL.stashLanes(Val->V, 1);
+  std::optional<FunctionLowering::LaneStash> Swaps;
+  if (IsCas)
+    Swaps = FL.stashLanes(Swap->V, 2);
   Value *Old = FL.collectActiveLanes(FL.getInstMask(), Elt, [&](Value *Lane) {
-    Value *P = B.CreateIntToPtr(FL.laneOf(Addr->V, Lane), B.getPtrTy());
-    Value *V = FL.laneOf(Val->V, Lane);
+    Value *P = B.CreateIntToPtr(FL.loadStashedLane(Addrs, Lane), B.getPtrTy());
+    Value *V = FL.loadStashedLane(Vals, Lane);
     Value *Result;
     if (Half) {
       Result = halfAtomic(FL, *Op, T, P, V, Ordering);
@@ -319,7 +330,7 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
                         }),
           Elt);
     } else if (IsCas) {
-      Value *Cmp = V, *New = FL.laneOf(Swap->V, Lane);
+      Value *Cmp = V, *New = FL.loadStashedLane(*Swaps, Lane);
       if (Elt->isFloatingPointTy()) {
         Type *IntTy = B.getIntNTy(Size * 8);
         Cmp = B.CreateBitCast(Cmp, IntTy);

@@ -88,16 +88,16 @@ Value *irgen::lowerSharedAtomic(FunctionLowering &FL, const SharedAtomic &A) {
   // Lane by lane, in lane order, in a loop over the active lanes (one
   // block, not one per lane). Each operand vector is stored once, before
   // the loop, and each lane reads its element back.
-  FunctionLowering::LaneArray Addrs = FL.storeLanes(A.Addr.V);
-  FunctionLowering::LaneArray Vals = FL.storeLanes(A.Val);
-  std::optional<FunctionLowering::LaneArray> Swaps;
+  FunctionLowering::LaneStash Addrs = FL.stashLanes(A.Addr.V, 0);
+  FunctionLowering::LaneStash Vals = FL.stashLanes(A.Val, 1);
+  std::optional<FunctionLowering::LaneStash> Swaps;
   if (A.IsCas)
-    Swaps = FL.storeLanes(A.Swap);
+    Swaps = FL.stashLanes(A.Swap, 2);
   auto Turn = [&](Value *L) -> Value * {
-    Value *P = B.CreateIntToPtr(FL.loadLane(Addrs, L), B.getPtrTy());
+    Value *P = B.CreateIntToPtr(FL.loadStashedLane(Addrs, L), B.getPtrTy());
     Value *Cur = B.CreateAlignedLoad(MemTy, P, Al);
-    B.CreateAlignedStore(Apply(Cur, FL.loadLane(Vals, L),
-                               Swaps ? FL.loadLane(*Swaps, L) : nullptr),
+    B.CreateAlignedStore(Apply(Cur, FL.loadStashedLane(Vals, L),
+                               Swaps ? FL.loadStashedLane(*Swaps, L) : nullptr),
                          P, Al);
     return AsElt(Cur);
   };
