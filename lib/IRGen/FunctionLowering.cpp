@@ -34,7 +34,7 @@ using ptx::StateSpace;
 FunctionLowering::FunctionLowering(ModuleLowering &ML, const ptx::Function &F,
                                    Function *Fn, PTXCFG CFGIn)
     : B(ML.Ctx), ML(ML), F(F), Fn(Fn), CFG(std::move(CFGIn)),
-      UI(ML.PM, F, CFG, ML.KS), Warp(B, CFG) {}
+      UI(F, CFG, ML.KS), Warp(B, CFG) {}
 
 Error FunctionLowering::error(const ptx::Instruction &I, const Twine &Msg) {
   return ML.makeError(I.Loc, Msg);

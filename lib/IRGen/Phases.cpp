@@ -51,7 +51,7 @@ void FunctionLowering::preparePhases() {
   for (const ptx::VariableDecl &V : F.Locals)
     if (V.Space == ptx::StateSpace::Param || V.Space == ptx::StateSpace::Local)
       return;
-  UniformityInfo CTA(ML.PM, F, CFG, ML.KS, transforms::UniformityScope::CTA);
+  UniformityInfo CTA(F, CFG, ML.KS, transforms::UniformityScope::CTA);
   unsigned Barriers = 0;
   for (unsigned Blk : CFG.RPO) {
     const PTXBlock &PB = CFG.Blocks[Blk];

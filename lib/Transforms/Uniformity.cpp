@@ -47,10 +47,9 @@ Shape Shape::join(Shape O) const {
                     O.AlignedBase);
 }
 
-UniformityInfo::UniformityInfo(const ptx::Module &M, const ptx::Function &F,
-                               const PTXCFG &CFG, const KernelShape &KS,
-                               UniformityScope Scope)
-    : M(M), F(F), CFG(CFG), KS(KS), Scope(Scope), Divergent(CFG.Blocks.size()) {
+UniformityInfo::UniformityInfo(const ptx::Function &F, const PTXCFG &CFG,
+                               const KernelShape &KS, UniformityScope Scope)
+    : F(F), CFG(CFG), KS(KS), Scope(Scope), Divergent(CFG.Blocks.size()) {
   run();
 }
 

@@ -35,7 +35,7 @@ std::unique_ptr<Analysed> analyse(StringRef Body, unsigned BlockX = 32,
   A->CFG = std::move(*G);
   A->KS.BlockDim[0] = BlockX;
   A->KS.BlockDim[1] = BlockY;
-  A->UI = std::make_unique<UniformityInfo>(*A->M, F, *A->CFG, A->KS);
+  A->UI = std::make_unique<UniformityInfo>(F, *A->CFG, A->KS);
   return A;
 }
 

@@ -21,7 +21,6 @@ struct KernelShape;
 namespace ptx {
 struct Function;
 struct Operand;
-class Module;
 } // namespace ptx
 
 namespace transforms {
@@ -75,8 +74,8 @@ enum class UniformityScope { Warp, CTA };
 
 class UniformityInfo {
 public:
-  UniformityInfo(const ptx::Module &M, const ptx::Function &F,
-                 const PTXCFG &CFG, const KernelShape &KS,
+  UniformityInfo(const ptx::Function &F, const PTXCFG &CFG,
+                 const KernelShape &KS,
                  UniformityScope Scope = UniformityScope::Warp);
 
   /// The shape of a register, by name ("%r1"). Unknown names are Varying.
@@ -100,7 +99,6 @@ private:
   bool visitInstructions();
   bool updateDivergence();
 
-  const ptx::Module &M;
   const ptx::Function &F;
   const PTXCFG &CFG;
   const KernelShape &KS;
