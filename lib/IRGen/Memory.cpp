@@ -14,6 +14,7 @@
 #include "ptxjit/ABI/WarpABI.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/LowerAtomic.h"
 
 using namespace llvm;
 using namespace ptxjit;
@@ -249,6 +250,85 @@ static Value *halfAtomic(FunctionLowering &FL, AtomicRMWInst::BinOp Op,
                        });
 }
 
+/// The reduction intrinsic and identity of an integer atomic operation
+/// whose lanes can be combined before memory is touched (not inc/dec,
+/// exch or cas, whose lanes do not combine associatively).
+static std::optional<std::pair<Intrinsic::ID, APInt>>
+combinableOp(AtomicRMWInst::BinOp Op, unsigned Bits) {
+  switch (Op) {
+  case AtomicRMWInst::Add:
+    return std::pair(Intrinsic::vector_reduce_add, APInt::getZero(Bits));
+  case AtomicRMWInst::Or:
+    return std::pair(Intrinsic::vector_reduce_or, APInt::getZero(Bits));
+  case AtomicRMWInst::Xor:
+    return std::pair(Intrinsic::vector_reduce_xor, APInt::getZero(Bits));
+  case AtomicRMWInst::And:
+    return std::pair(Intrinsic::vector_reduce_and, APInt::getAllOnes(Bits));
+  case AtomicRMWInst::Max:
+    return std::pair(Intrinsic::vector_reduce_smax,
+                     APInt::getSignedMinValue(Bits));
+  case AtomicRMWInst::Min:
+    return std::pair(Intrinsic::vector_reduce_smin,
+                     APInt::getSignedMaxValue(Bits));
+  case AtomicRMWInst::UMax:
+    return std::pair(Intrinsic::vector_reduce_umax, APInt::getZero(Bits));
+  case AtomicRMWInst::UMin:
+    return std::pair(Intrinsic::vector_reduce_umin, APInt::getAllOnes(Bits));
+  default:
+    return std::nullopt;
+  }
+}
+
+/// An integer atomic at one address for the whole warp: one locked
+/// read-modify-write of the active lanes' combined operand. Each lane's old
+/// value is the memory's old value combined with the lanes below it, as if
+/// the lanes had taken their turns in lane order (the order the lane loop
+/// uses), but with one locked instruction instead of 32.
+static Value *lowerWarpAggregatedAtomic(FunctionLowering &FL,
+                                        AtomicRMWInst::BinOp Op,
+                                        Intrinsic::ID Reduce,
+                                        const APInt &Identity, Value *P,
+                                        Value *Val, Type *Elt, unsigned Size,
+                                        AtomicOrdering Ordering, bool WantOld) {
+  IRBuilder<> &B = FL.B;
+  Value *Mask = FL.getInstMask();
+  Value *Id = FL.splat(ConstantInt::get(Elt, Identity));
+  Value *X = B.CreateSelect(FL.maskToVector(Mask), FL.widen(Val), Id);
+  Value *Total = B.CreateIntrinsic(Reduce, {X->getType()}, {X});
+  Function *Fn = B.GetInsertBlock()->getParent();
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Do = BasicBlock::Create(B.getContext(), "atom.warp", Fn);
+  BasicBlock *Done = BasicBlock::Create(B.getContext(), "atom.warp.done", Fn);
+  B.CreateCondBr(B.CreateICmpNE(Mask, B.getInt32(0)), Do, Done);
+  B.SetInsertPoint(Do);
+  Value *Old = B.CreateAtomicRMW(Op, P, Total, MaybeAlign(Size), Ordering);
+  Value *Olds = nullptr;
+  if (WantOld) {
+    // Exclusive scan: lane L gets the lanes below it (the identity in lane
+    // 0), then log2(32) steps of combining with the value D lanes down.
+    SmallVector<int, Lanes> Idx;
+    auto ShiftedUp = [&](Value *V, unsigned D) {
+      Idx.clear();
+      for (unsigned L = 0; L != Lanes; ++L)
+        Idx.push_back(L < D ? int(Lanes) : int(L - D)); // Lanes: Id's lane 0
+      return B.CreateShuffleVector(V, Id, Idx);
+    };
+    Value *Below = ShiftedUp(X, 1);
+    for (unsigned D = 1; D < Lanes; D *= 2)
+      Below = buildAtomicRMWValue(Op, B, Below, ShiftedUp(Below, D));
+    Olds = buildAtomicRMWValue(Op, B, FL.splat(Old), Below);
+  }
+  BasicBlock *DoEnd = B.GetInsertBlock();
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  if (!WantOld)
+    return nullptr;
+  PHINode *Phi = B.CreatePHI(Olds->getType(), 2);
+  Phi->addIncoming(PoisonValue::get(Olds->getType()), Pre);
+  Phi->addIncoming(Olds, DoEnd);
+  return Phi;
+}
+
 static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
   IRBuilder<> &B = FL.B;
   ScalarType T = I.getType();
@@ -308,6 +388,15 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
       return Error::success();
     return FL.write(I.Operands[0], Old, T);
   }
+  bool WantOld = !IsRed && I.Operands[0].Kind != ptx::Operand::Sink;
+  if (Addr->isScalar() && !Half && !IsCas && !FlushF32 && Elt->isIntegerTy())
+    if (auto Combinable = combinableOp(*Op, Size * 8)) {
+      Value *Old = lowerWarpAggregatedAtomic(
+          FL, *Op, Combinable->first, Combinable->second,
+          B.CreateIntToPtr(Addr->V, B.getPtrTy()), Val->V, Elt, Size, Ordering,
+          WantOld);
+      return WantOld ? FL.write(I.Operands[0], Old, T) : Error::success();
+    }
   // Each operand vector stored once, before the loop over the lanes.
   FunctionLowering::LaneStash Addrs = FL.stashLanes(Addr->V, 0);
   FunctionLowering::LaneStash Vals = FL.stashLanes(Val->V, 1);
