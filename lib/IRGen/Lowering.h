@@ -474,6 +474,21 @@ struct SharedAtomic {
 /// old value of each active lane (a <32 x Elt>), or null if !WantOld.
 llvm::Value *lowerSharedAtomic(FunctionLowering &FL, const SharedAtomic &A);
 
+/// The reduction intrinsic and identity of an integer atomic operation of
+/// Bits bits whose lanes combine before memory is touched (add, min, max,
+/// and, or, xor; not inc/dec, exch or cas), or none.
+std::optional<std::pair<llvm::Intrinsic::ID, llvm::APInt>>
+getCombinableAtomicOp(llvm::AtomicRMWInst::BinOp Op, unsigned Bits);
+/// An atomic Op (getCombinableAtomicOp has it) at one address for the whole
+/// warp: ReadModifyWrite(Total) applies the active lanes' combined operand
+/// once and returns the memory's old value. Each lane's old value is that
+/// combined with the lanes below it, as if the lanes had taken turns in
+/// lane order. Returns the <32 x Elt> old values, or null if !WantOld.
+llvm::Value *lowerWarpAggregatedAtomic(
+    FunctionLowering &FL, llvm::AtomicRMWInst::BinOp Op, llvm::Value *Val,
+    llvm::Type *Elt, bool WantOld,
+    llvm::function_ref<llvm::Value *(llvm::Value *Total)> ReadModifyWrite);
+
 } // namespace irgen
 } // namespace ptxjit
 

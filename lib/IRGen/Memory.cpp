@@ -253,8 +253,8 @@ static Value *halfAtomic(FunctionLowering &FL, AtomicRMWInst::BinOp Op,
 /// The reduction intrinsic and identity of an integer atomic operation
 /// whose lanes can be combined before memory is touched (not inc/dec,
 /// exch or cas, whose lanes do not combine associatively).
-static std::optional<std::pair<Intrinsic::ID, APInt>>
-combinableOp(AtomicRMWInst::BinOp Op, unsigned Bits) {
+std::optional<std::pair<Intrinsic::ID, APInt>>
+irgen::getCombinableAtomicOp(AtomicRMWInst::BinOp Op, unsigned Bits) {
   switch (Op) {
   case AtomicRMWInst::Add:
     return std::pair(Intrinsic::vector_reduce_add, APInt::getZero(Bits));
@@ -279,18 +279,12 @@ combinableOp(AtomicRMWInst::BinOp Op, unsigned Bits) {
   }
 }
 
-/// An integer atomic at one address for the whole warp: one locked
-/// read-modify-write of the active lanes' combined operand. Each lane's old
-/// value is the memory's old value combined with the lanes below it, as if
-/// the lanes had taken their turns in lane order (the order the lane loop
-/// uses), but with one locked instruction instead of 32.
-static Value *lowerWarpAggregatedAtomic(FunctionLowering &FL,
-                                        AtomicRMWInst::BinOp Op,
-                                        Intrinsic::ID Reduce,
-                                        const APInt &Identity, Value *P,
-                                        Value *Val, Type *Elt, unsigned Size,
-                                        AtomicOrdering Ordering, bool WantOld) {
+Value *irgen::lowerWarpAggregatedAtomic(
+    FunctionLowering &FL, AtomicRMWInst::BinOp Op, Value *Val, Type *Elt,
+    bool WantOld, function_ref<Value *(Value *Total)> ReadModifyWrite) {
   IRBuilder<> &B = FL.B;
+  auto [Reduce, Identity] =
+      *getCombinableAtomicOp(Op, Elt->getPrimitiveSizeInBits());
   Value *Mask = FL.getInstMask();
   Value *Id = FL.splat(ConstantInt::get(Elt, Identity));
   Value *X = B.CreateSelect(FL.maskToVector(Mask), FL.widen(Val), Id);
@@ -301,7 +295,7 @@ static Value *lowerWarpAggregatedAtomic(FunctionLowering &FL,
   BasicBlock *Done = BasicBlock::Create(B.getContext(), "atom.warp.done", Fn);
   B.CreateCondBr(B.CreateICmpNE(Mask, B.getInt32(0)), Do, Done);
   B.SetInsertPoint(Do);
-  Value *Old = B.CreateAtomicRMW(Op, P, Total, MaybeAlign(Size), Ordering);
+  Value *Old = ReadModifyWrite(Total);
   Value *Olds = nullptr;
   if (WantOld) {
     // Exclusive scan: lane L gets the lanes below it (the identity in lane
@@ -389,14 +383,15 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
     return FL.write(I.Operands[0], Old, T);
   }
   bool WantOld = !IsRed && I.Operands[0].Kind != ptx::Operand::Sink;
-  if (Addr->isScalar() && !Half && !IsCas && !FlushF32 && Elt->isIntegerTy())
-    if (auto Combinable = combinableOp(*Op, Size * 8)) {
-      Value *Old = lowerWarpAggregatedAtomic(
-          FL, *Op, Combinable->first, Combinable->second,
-          B.CreateIntToPtr(Addr->V, B.getPtrTy()), Val->V, Elt, Size, Ordering,
-          WantOld);
-      return WantOld ? FL.write(I.Operands[0], Old, T) : Error::success();
-    }
+  if (Addr->isScalar() && !Half && !IsCas && !FlushF32 && Elt->isIntegerTy() &&
+      getCombinableAtomicOp(*Op, Size * 8)) {
+    Value *P = B.CreateIntToPtr(Addr->V, B.getPtrTy());
+    Value *Old = lowerWarpAggregatedAtomic(
+        FL, *Op, Val->V, Elt, WantOld, [&](Value *Total) -> Value * {
+          return B.CreateAtomicRMW(*Op, P, Total, MaybeAlign(Size), Ordering);
+        });
+    return WantOld ? FL.write(I.Operands[0], Old, T) : Error::success();
+  }
   // Each operand vector stored once, before the loop over the lanes.
   FunctionLowering::LaneStash Addrs = FL.stashLanes(Addr->V, 0);
   FunctionLowering::LaneStash Vals = FL.stashLanes(Val->V, 1);

@@ -52,6 +52,19 @@ Value *irgen::lowerSharedAtomic(FunctionLowering &FL, const SharedAtomic &A) {
   Function *Fn = B.GetInsertBlock()->getParent();
   LLVMContext &C = B.getContext();
 
+  if (A.Addr.isScalar() && !A.IsCas && !A.FlushSubnormals &&
+      Elt->isIntegerTy() &&
+      getCombinableAtomicOp(A.Op, Elt->getPrimitiveSizeInBits())) {
+    // One address, an operation that combines: one load and one store of
+    // the lanes' combined operand.
+    return lowerWarpAggregatedAtomic(
+        FL, A.Op, A.Val, Elt, A.WantOld, [&](Value *Total) -> Value * {
+          Value *P = B.CreateIntToPtr(A.Addr.V, B.getPtrTy());
+          Value *Cur = B.CreateAlignedLoad(MemTy, P, Al);
+          B.CreateAlignedStore(buildAtomicRMWValue(A.Op, B, Cur, Total), P, Al);
+          return Cur;
+        });
+  }
   if (A.Addr.isScalar()) {
     // One address: a load, the lanes' turns in a register, a store.
     BasicBlock *Pre = B.GetInsertBlock();
