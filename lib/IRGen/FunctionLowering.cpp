@@ -170,29 +170,8 @@ static Type *getLaneMemoryType(Type *Elt) {
   return Elt->isIntegerTy(1) ? Type::getInt8Ty(Elt->getContext()) : Elt;
 }
 
-Value *FunctionLowering::laneOf(Value *V, Value *Lane) {
-  auto *VT = dyn_cast<FixedVectorType>(V->getType());
-  if (!VT)
-    return V;
-  Type *Elt = VT->getElementType();
-  Type *MemElt = getLaneMemoryType(Elt);
-  if (MemElt != Elt)
-    V = B.CreateZExt(V, FixedVectorType::get(MemElt, VT->getNumElements()));
-  if (!LaneScratch) {
-    // <32 x i128> at most (b128 registers).
-    IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
-    LaneScratch = EntryB.CreateAlloca(ArrayType::get(B.getInt8Ty(), Lanes * 16),
-                                      nullptr, "lane.scratch");
-    LaneScratch->setAlignment(Align(64));
-  }
-  B.CreateAlignedStore(V, LaneScratch, Align(64));
-  Value *R =
-      B.CreateLoad(MemElt, B.CreateInBoundsGEP(MemElt, LaneScratch, Lane));
-  return MemElt != Elt ? B.CreateTrunc(R, Elt) : R;
-}
-
-FunctionLowering::LaneStash FunctionLowering::stashLanes(Value *V,
-                                                         unsigned Slot) {
+FunctionLowering::LaneStash FunctionLowering::stashIn(AllocaInst *&Slot,
+                                                      Value *V) {
   auto *VT = dyn_cast<FixedVectorType>(V->getType());
   if (!VT)
     return {V, nullptr, nullptr};
@@ -200,19 +179,27 @@ FunctionLowering::LaneStash FunctionLowering::stashLanes(Value *V,
   Type *MemElt = getLaneMemoryType(Elt);
   if (MemElt != Elt)
     V = B.CreateZExt(V, FixedVectorType::get(MemElt, VT->getNumElements()));
+  if (!Slot) {
+    // <32 x i128> at most (b128 registers).
+    IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
+    Slot = EntryB.CreateAlloca(ArrayType::get(B.getInt8Ty(), Lanes * 16),
+                               nullptr, "lane.slot");
+    Slot->setAlignment(Align(64));
+  }
+  B.CreateAlignedStore(V, Slot, Align(64));
+  return {Slot, Elt, MemElt};
+}
+
+Value *FunctionLowering::laneOf(Value *V, Value *Lane) {
+  return loadStashedLane(stashIn(LaneScratch, V), Lane);
+}
+
+FunctionLowering::LaneStash FunctionLowering::stashLanes(Value *V,
+                                                         unsigned Slot) {
   // The slots are shared by every lane loop of the function (one runs at a
   // time), so many atomics do not grow the warp's frame.
   assert(Slot < NumLaneStashSlots && "lane stash slot out of range");
-  AllocaInst *&A = LaneStashSlots[Slot];
-  if (!A) {
-    // <32 x i128> at most (b128 registers).
-    IRBuilder<> EntryB(AllocaBB, AllocaBB->begin());
-    A = EntryB.CreateAlloca(ArrayType::get(B.getInt8Ty(), Lanes * 16), nullptr,
-                            "lane.stash");
-    A->setAlignment(Align(64));
-  }
-  B.CreateAlignedStore(V, A, Align(64));
-  return {A, Elt, MemElt};
+  return stashIn(LaneStashSlots[Slot], V);
 }
 
 Value *FunctionLowering::loadStashedLane(const LaneStash &A, Value *Lane) {

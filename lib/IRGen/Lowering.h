@@ -420,6 +420,8 @@ private:
   /// its uses (each stores a vector and reads one lane right after).
   llvm::AllocaInst *LaneScratch = nullptr;
   llvm::AllocaInst *LaneStashSlots[NumLaneStashSlots] = {};
+  /// Stores V's lanes in Slot (a lane-sized array, created on first use).
+  LaneStash stashIn(llvm::AllocaInst *&Slot, llvm::Value *V);
   /// checkAccess's <32 x i64> of the addresses for the runtime.
   llvm::AllocaInst *AccessAddresses = nullptr;
   const ptx::Instruction *CurInst = nullptr;
