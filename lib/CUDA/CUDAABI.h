@@ -198,10 +198,10 @@ struct cudaDeviceProp {
 };
 
 // Arrays, textures and surfaces (driver_types.h, texture_types.h).
-struct cudaArray; // the library's own object (TextureAPI.cpp)
+struct cudaArray; // an ImageArray (ImageArrays.h)
 typedef cudaArray *cudaArray_t;
 typedef const cudaArray *cudaArray_const_t;
-struct cudaMipmappedArray; // also the library's own (TextureAPI.cpp)
+struct cudaMipmappedArray; // a MipmappedImageArray (ImageArrays.h)
 typedef cudaMipmappedArray *cudaMipmappedArray_t;
 typedef const cudaMipmappedArray *cudaMipmappedArray_const_t;
 typedef unsigned long long cudaTextureObject_t;

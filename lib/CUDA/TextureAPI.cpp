@@ -1,9 +1,10 @@
 //===- TextureAPI.cpp - Arrays, texture and surface objects ---------------===//
 //
-// A cudaArray is this library's object: device memory laid out row after
-// row (no tiling), its channel format and extent. A cudaMipmappedArray
-// holds its levels one after the other in one allocation, each level also
-// a cudaArray (cudaGetMipmappedArrayLevel) that does not own its memory.
+// Arrays and mipmapped arrays are libcuda's (ImageArrays.h), so the driver
+// API takes the same handles; this file turns channel descriptors and
+// extents into theirs. A mipmapped array holds its levels one after the
+// other in one allocation, each level also an array
+// (cudaGetMipmappedArrayLevel) that does not own its memory.
 // Cubemaps are layered 2D arrays of 6 faces per layer. Texture and surface
 // objects are handles of the runtime's object table (ptxjit/Runtime/
 // Textures.h), which the kernels' tex and suld/sust look up; the
@@ -14,9 +15,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "APIHelpers.h"
+#include "ImageArrays.h"
 #include "ptxjit/Runtime/Textures.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include <cstring>
 #include <mutex>
 
@@ -26,31 +27,11 @@ using namespace ptxjit::cuda;
 
 extern "C" cudaError_t cudaMalloc(void **Ptr, size_t Size); // MemoryAPI.cpp
 
-struct cudaArray {
-  void *Data = nullptr;
-  cudaChannelFormatDesc Desc;
-  cudaExtent Extent; ///< as allocated (0 for absent dimensions)
-  unsigned Flags = 0;
-  runtime::ImageResource Resource; ///< Data, format and layout
-  bool IsLevel = false; ///< a level of a mipmapped array, freed with it
-};
-
-struct cudaMipmappedArray {
-  void *Data = nullptr;
-  cudaChannelFormatDesc Desc;
-  cudaExtent Extent;
-  unsigned Flags = 0;
-  runtime::ImageResource Resource; ///< level 0, NumLevels and LevelOffset
-  std::vector<cudaArray *> Levels;
-};
-
 namespace {
 
-/// The live arrays and objects of the process.
+/// The descriptors of the live objects of the process.
 struct TextureState {
   std::mutex Lock;
-  DenseSet<const cudaArray *> Arrays;
-  DenseSet<const cudaMipmappedArray *> Mipmapped;
   struct Descriptors {
     cudaResourceDesc Res;
     cudaTextureDesc Tex;
@@ -58,22 +39,12 @@ struct TextureState {
   };
   DenseMap<uint64_t, Descriptors> Objects;
 
-  /// Never destroyed: a program may free arrays from its own static
-  /// destructors, and arrays it never frees stay reachable until it exits,
-  /// as a GPU context keeps them (LeakSanitizer would report them lost).
+  /// Never destroyed, like the arrays (ImageArrays.cpp).
   static TextureState &get() {
     static TextureState *S = new TextureState;
     return *S;
   }
-  bool isArray(const cudaArray *A) {
-    std::lock_guard<std::mutex> G(Lock);
-    return A && Arrays.contains(A);
-  }
 };
-
-Error invalidHandle(const Twine &Why) {
-  return device::makeDeviceError(device::ErrorCode::InvalidResourceHandle, Why);
-}
 
 Error notSupported(const Twine &Why) {
   return device::makeDeviceError(device::ErrorCode::NotSupported, Why);
@@ -128,196 +99,25 @@ Expected<runtime::TexelFormat> toFormat(const cudaChannelFormatDesc &D) {
   return F;
 }
 
-/// The layout of an array of Desc's texels, Extent and Flags (level 0),
-/// its memory not yet allocated.
-Expected<runtime::ImageResource> layoutArray(const cudaChannelFormatDesc *Desc,
-                                             cudaExtent Extent,
-                                             unsigned Flags) {
-  if (!Desc)
-    return invalidValue("null channel descriptor");
-  if (Flags & ~unsigned(cudaArrayLayered | cudaArraySurfaceLoadStore |
-                        cudaArrayTextureGather | cudaArrayCubemap))
-    return notSupported("array flags " + Twine(Flags));
-  Expected<runtime::TexelFormat> F = toFormat(*Desc);
-  if (!F)
-    return F.takeError();
-  bool Layered = Flags & cudaArrayLayered;
-  bool Cubemap = Flags & cudaArrayCubemap;
-  if (!Extent.width || (Extent.depth && !Extent.height && !Layered) ||
-      (Layered && !Extent.depth))
-    return invalidValue("the extent has no texels");
-  if (Cubemap && (Extent.width != Extent.height || !Extent.depth ||
-                  Extent.depth % 6 != 0 || (!Layered && Extent.depth != 6)))
-    return invalidValue("a cubemap has square faces and a depth of 6 (6 per "
-                        "layer when layered)");
-  runtime::ImageResource R;
-  R.Kind = runtime::ImageResource::Array;
-  R.Format = *F;
-  R.Layered = Layered;
-  R.Cubemap = Cubemap;
-  R.Width = Extent.width;
-  R.Height = std::max<size_t>(Extent.height, 1);
-  R.Depth = std::max<size_t>(Extent.depth, 1);
-  // A layered 1D array keeps its layers as rows.
-  if (Layered && !Extent.height)
-    R.Height = Extent.depth, R.Depth = 1;
-  R.Dimensions = Extent.height == 0                    ? 1
-                 : Layered || Cubemap || !Extent.depth ? 2
-                                                       : 3;
-  R.RowPitch = R.Width * F->getTexelBytes();
-  R.SlicePitch = R.RowPitch * R.Height;
-  const uint64_t Limit = uint64_t(1) << 40;
-  if (R.Width > Limit || R.Height > Limit || R.Depth > Limit ||
-      R.RowPitch > Limit / R.Height || R.SlicePitch > Limit / R.Depth)
-    return device::makeDeviceError(device::ErrorCode::MemoryAllocation,
-                                   "the array is too large");
-  return R;
+/// The array a handle names.
+Expected<ImageArray *> checkedArray(cudaArray_const_t A) {
+  return lookupImageArray(A);
 }
 
-/// A new cudaArray for R, registered.
-cudaArray *makeArray(const runtime::ImageResource &R,
-                     const cudaChannelFormatDesc &Desc, cudaExtent Extent,
-                     unsigned Flags, bool IsLevel) {
-  auto *A = new cudaArray;
-  A->Data = R.Data;
-  A->Desc = Desc;
-  A->Extent = Extent;
-  A->Flags = Flags;
-  A->Resource = R;
-  A->IsLevel = IsLevel;
-  TextureState &S = TextureState::get();
-  std::lock_guard<std::mutex> G(S.Lock);
-  S.Arrays.insert(A);
-  return A;
+cudaArray_t toHandle(ImageArray *A) { return reinterpret_cast<cudaArray_t>(A); }
+
+/// A channel descriptor of F: x, then y, z and w as F has channels.
+cudaChannelFormatDesc toChannelDesc(const runtime::TexelFormat &F) {
+  int Bits = int(F.ChannelBits);
+  cudaChannelFormatKind Kind =
+      F.Kind == runtime::ChannelKind::Float    ? cudaChannelFormatKindFloat
+      : F.Kind == runtime::ChannelKind::Signed ? cudaChannelFormatKindSigned
+                                               : cudaChannelFormatKindUnsigned;
+  return {Bits, F.NumChannels > 1 ? Bits : 0, F.NumChannels > 2 ? Bits : 0,
+          F.NumChannels > 3 ? Bits : 0, Kind};
 }
 
-Error createArray(device::Context &C, cudaArray_t *Out,
-                  const cudaChannelFormatDesc *Desc, cudaExtent Extent,
-                  unsigned Flags) {
-  if (!Out)
-    return invalidValue("null array");
-  *Out = nullptr;
-  Expected<runtime::ImageResource> R = layoutArray(Desc, Extent, Flags);
-  if (!R)
-    return R.takeError();
-  Expected<void *> Mem = C.allocate(R->SlicePitch * R->Depth);
-  if (!Mem)
-    return Mem.takeError();
-  R->Data = static_cast<char *>(*Mem);
-  *Out = makeArray(*R, *Desc, Extent, Flags, /*IsLevel=*/false);
-  return Error::success();
-}
-
-/// The extent of level L of an array of Extent: the dimensions halved (at
-/// least 1), the layers kept.
-cudaExtent levelExtent(cudaExtent Extent, unsigned Flags, unsigned L) {
-  auto Half = [&](size_t N) { return N ? std::max<size_t>(N >> L, 1) : 0; };
-  bool KeepDepth = Flags & (cudaArrayLayered | cudaArrayCubemap);
-  return {Half(Extent.width), Half(Extent.height),
-          KeepDepth ? Extent.depth : Half(Extent.depth)};
-}
-
-Error createMipmappedArray(device::Context &C, cudaMipmappedArray_t *Out,
-                           const cudaChannelFormatDesc *Desc, cudaExtent Extent,
-                           unsigned NumLevels, unsigned Flags) {
-  if (!Out)
-    return invalidValue("null mipmapped array");
-  *Out = nullptr;
-  Expected<runtime::ImageResource> R = layoutArray(Desc, Extent, Flags);
-  if (!R)
-    return R.takeError();
-  // As many levels as halving the largest dimension allows, at most.
-  uint64_t Largest = std::max(R->Width, R->Dimensions >= 2 ? R->Height : 1);
-  if (R->Dimensions >= 3)
-    Largest = std::max(Largest, R->Depth);
-  unsigned Full = Log2_64(Largest) + 1;
-  NumLevels = std::clamp(NumLevels ? NumLevels : Full, 1u, Full);
-  if (NumLevels > runtime::MaxMipLevels)
-    return invalidValue("more mipmap levels than exist");
-  R->NumLevels = NumLevels;
-  uint64_t Bytes = 0;
-  for (unsigned L = 0; L != NumLevels; ++L) {
-    R->LevelOffset[L] = Bytes;
-    runtime::ImageResource Level = R->getLevel(L);
-    Bytes += Level.SlicePitch * Level.Depth;
-  }
-  Expected<void *> Mem = C.allocate(Bytes);
-  if (!Mem)
-    return Mem.takeError();
-  R->Data = static_cast<char *>(*Mem);
-  auto *M = new cudaMipmappedArray;
-  M->Data = *Mem;
-  M->Desc = *Desc;
-  M->Extent = Extent;
-  M->Flags = Flags;
-  M->Resource = *R;
-  for (unsigned L = 0; L != NumLevels; ++L) {
-    runtime::ImageResource Level = R->getLevel(L);
-    Level.NumLevels = 1;
-    M->Levels.push_back(makeArray(Level, *Desc, levelExtent(Extent, Flags, L),
-                                  Flags, /*IsLevel=*/true));
-  }
-  TextureState &S = TextureState::get();
-  std::lock_guard<std::mutex> G(S.Lock);
-  S.Mipmapped.insert(M);
-  *Out = M;
-  return Error::success();
-}
-
-Expected<cudaMipmappedArray *> checkedMipmapped(const void *M) {
-  TextureState &S = TextureState::get();
-  std::lock_guard<std::mutex> G(S.Lock);
-  auto *P = static_cast<const cudaMipmappedArray *>(M);
-  if (!P || !S.Mipmapped.contains(P))
-    return invalidHandle("not a mipmapped array");
-  return const_cast<cudaMipmappedArray *>(P);
-}
-
-/// Copies Depth slices of Height rows of Width bytes, queued on the legacy
-/// default stream, and waits.
-Error copyBlock(device::Context &C, char *Dst, size_t DPitch, size_t DSlice,
-                const char *Src, size_t SPitch, size_t SSlice, size_t Width,
-                size_t Height, size_t Depth) {
-  C.enqueue(nullptr, [=] {
-    for (size_t Z = 0; Z != Depth; ++Z)
-      for (size_t Y = 0; Y != Height; ++Y)
-        std::memmove(Dst + Z * DSlice + Y * DPitch,
-                     Src + Z * SSlice + Y * SPitch, Width);
-    return Error::success();
-  });
-  return C.getDefaultStream().synchronize();
-}
-
-/// One side of a copy: an array or pitched memory, at a position.
-struct CopySide {
-  char *Base = nullptr;
-  size_t Pitch = 0, Slice = 0;
-  const cudaArray *Array = nullptr;
-};
-
-/// The byte address of (X bytes, Y, Z) in Side, checked to hold a block of
-/// Width bytes by Height by Depth when it is an array.
-Expected<char *> locate(const CopySide &Side, size_t X, size_t Y, size_t Z,
-                        size_t Width, size_t Height, size_t Depth) {
-  if (Side.Array) {
-    const runtime::ImageResource &R = Side.Array->Resource;
-    if (X > R.RowPitch || Width > R.RowPitch - X || Y > R.Height ||
-        Height > R.Height - Y || Z > R.Depth || Depth > R.Depth - Z)
-      return invalidValue("the copy runs past the end of the array");
-  }
-  return Side.Base + Z * Side.Slice + Y * Side.Pitch + X;
-}
-
-CopySide arraySide(const cudaArray *A) {
-  return {static_cast<char *>(A->Data), size_t(A->Resource.RowPitch),
-          size_t(A->Resource.SlicePitch), A};
-}
-
-Expected<cudaArray *> checkedArray(cudaArray_const_t A) {
-  if (!TextureState::get().isArray(A))
-    return invalidHandle("not an array");
-  return const_cast<cudaArray *>(A);
-}
+ArrayExtent toExtent(cudaExtent E) { return {E.width, E.height, E.depth}; }
 
 Error copy3D(device::Context &C, const cudaMemcpy3DParms *P) {
   if (!P)
@@ -326,49 +126,47 @@ Error copy3D(device::Context &C, const cudaMemcpy3DParms *P) {
     return E;
   if (!P->srcArray == !P->srcPtr.ptr || !P->dstArray == !P->dstPtr.ptr)
     return invalidValue("each side needs exactly one of an array or memory");
-  CopySide Src, Dst;
-  size_t Elem = 1, SrcElem = 1, DstElem = 1;
-  auto Side = [&](cudaArray_t A, const cudaPitchedPtr &Ptr, CopySide &S,
-                  size_t &ElemOut) -> Error {
-    if (A) {
-      Expected<cudaArray *> Arr = checkedArray(A);
-      if (!Arr)
-        return Arr.takeError();
-      S = arraySide(*Arr);
-      ElemOut = (*Arr)->Resource.Format.getTexelBytes();
-      if (Elem != 1 && Elem != ElemOut)
-        return invalidValue("arrays of different texel sizes");
-      Elem = ElemOut;
-      return Error::success();
-    }
-    S.Base = static_cast<char *>(Ptr.ptr);
-    S.Pitch = Ptr.pitch;
-    S.Slice = Ptr.pitch * Ptr.ysize;
-    return Error::success();
+  auto ArrayOf = [](cudaArray_t A) -> Expected<ImageArray *> {
+    if (!A)
+      return nullptr;
+    return checkedArray(A);
   };
-  if (Error E = Side(P->srcArray, P->srcPtr, Src, SrcElem))
-    return E;
-  if (Error E = Side(P->dstArray, P->dstPtr, Dst, DstElem))
-    return E;
-  // Extents count the array's elements if one takes part, bytes otherwise;
-  // positions count each side's elements (bytes for memory).
+  Expected<ImageArray *> SrcArray = ArrayOf(P->srcArray);
+  if (!SrcArray)
+    return SrcArray.takeError();
+  Expected<ImageArray *> DstArray = ArrayOf(P->dstArray);
+  if (!DstArray)
+    return DstArray.takeError();
+  // Extents and positions count the arrays' elements if one takes part,
+  // bytes otherwise.
+  auto ElemBytes = [](const ImageArray *A) -> size_t {
+    return A ? A->Resource.Format.getTexelBytes() : 1;
+  };
+  size_t Elem = std::max(ElemBytes(*SrcArray), ElemBytes(*DstArray));
+  if (*SrcArray && *DstArray && ElemBytes(*SrcArray) != ElemBytes(*DstArray))
+    return invalidValue("arrays of different texel sizes");
   size_t Width = P->extent.width * Elem;
-  size_t Height = std::max<size_t>(P->extent.height, 1);
-  size_t Depth = std::max<size_t>(P->extent.depth, 1);
-  if (!P->extent.width)
+  auto End = [&](const ImageArray *A, const cudaPitchedPtr &Ptr,
+                 const cudaPos &Pos) -> Expected<CopyEnd> {
+    if (A)
+      return CopyEnd::ofArray(*A, Pos.x * Elem, Pos.y, Pos.z);
+    if (Width > Ptr.pitch)
+      return invalidValue("a row is wider than its pitch");
+    return CopyEnd::ofMemory(Ptr.ptr, Ptr.pitch, Ptr.ysize, Pos.x, Pos.y,
+                             Pos.z);
+  };
+  if (!Width)
     return Error::success();
-  if ((!Src.Array && Width > Src.Pitch) || (!Dst.Array && Width > Dst.Pitch))
-    return invalidValue("a row is wider than its pitch");
-  Expected<char *> S = locate(Src, P->srcPos.x * SrcElem, P->srcPos.y,
-                              P->srcPos.z, Width, Height, Depth);
-  if (!S)
-    return S.takeError();
-  Expected<char *> D = locate(Dst, P->dstPos.x * DstElem, P->dstPos.y,
-                              P->dstPos.z, Width, Height, Depth);
-  if (!D)
-    return D.takeError();
-  return copyBlock(C, *D, Dst.Pitch, Dst.Slice, *S, Src.Pitch, Src.Slice, Width,
-                   Height, Depth);
+  Expected<CopyEnd> Src = End(*SrcArray, P->srcPtr, P->srcPos);
+  if (!Src)
+    return Src.takeError();
+  Expected<CopyEnd> Dst = End(*DstArray, P->dstPtr, P->dstPos);
+  if (!Dst)
+    return Dst.takeError();
+  return copyImageBlock(C, *Dst, *Src, Width,
+                        std::max<size_t>(P->extent.height, 1),
+                        std::max<size_t>(P->extent.depth, 1), nullptr,
+                        /*Wait=*/true);
 }
 
 /// A resource descriptor as the runtime's resource, checked against the
@@ -389,7 +187,7 @@ Expected<runtime::ImageResource> toResource(device::Context &C,
   runtime::ImageResource R;
   switch (D.resType) {
   case cudaResourceTypeArray: {
-    Expected<cudaArray *> A = checkedArray(D.res.array.array);
+    Expected<ImageArray *> A = checkedArray(D.res.array.array);
     if (!A)
       return A.takeError();
     return (*A)->Resource;
@@ -431,7 +229,8 @@ Expected<runtime::ImageResource> toResource(device::Context &C,
     return R;
   }
   case cudaResourceTypeMipmappedArray: {
-    Expected<cudaMipmappedArray *> M = checkedMipmapped(D.res.mipmap.mipmap);
+    Expected<MipmappedImageArray *> M =
+        lookupMipmappedImageArray(D.res.mipmap.mipmap);
     if (!M)
       return M.takeError();
     return (*M)->Resource;
@@ -490,7 +289,10 @@ Error createObject(device::Context &C, unsigned long long *Out,
       return S.takeError();
     O.Sampler = *S;
   } else if (Res->resType != cudaResourceTypeArray ||
-             !(Res->res.array.array->Flags & cudaArraySurfaceLoadStore)) {
+             !(reinterpret_cast<const ImageArray *>(Res->res.array.array)
+                   ->Flags &
+               cudaArraySurfaceLoadStore)) {
+    // (toResource has checked the array.)
     return invalidValue(
         "surfaces need an array made with cudaArraySurfaceLoadStore");
   }
@@ -546,54 +348,50 @@ cudaCreateChannelDesc(int X, int Y, int Z, int W, cudaChannelFormatKind F) {
   return {X, Y, Z, W, F};
 }
 
+PTXJIT_CUDART_API cudaError_t
+cudaMalloc3DArray(cudaArray_t *Array, const cudaChannelFormatDesc *Desc,
+                  cudaExtent Extent, unsigned Flags) {
+  return withContext([&](device::Context &C) -> Error {
+    if (!Array || !Desc)
+      return invalidValue("null array or channel descriptor");
+    *Array = nullptr;
+    Expected<runtime::TexelFormat> F = toFormat(*Desc);
+    if (!F)
+      return F.takeError();
+    Expected<ImageArray *> A = createImageArray(C, *F, toExtent(Extent), Flags);
+    if (!A)
+      return A.takeError();
+    *Array = toHandle(*A);
+    return Error::success();
+  });
+}
+
 PTXJIT_CUDART_API cudaError_t cudaMallocArray(cudaArray_t *Array,
                                               const cudaChannelFormatDesc *Desc,
                                               size_t Width, size_t Height,
                                               unsigned Flags) {
-  return withContext([&](device::Context &C) {
-    return createArray(C, Array, Desc, cudaExtent{Width, Height, 0},
-                       Flags & ~unsigned(cudaArrayLayered));
-  });
-}
-
-PTXJIT_CUDART_API cudaError_t
-cudaMalloc3DArray(cudaArray_t *Array, const cudaChannelFormatDesc *Desc,
-                  cudaExtent Extent, unsigned Flags) {
-  return withContext([&](device::Context &C) {
-    return createArray(C, Array, Desc, Extent, Flags);
-  });
+  return cudaMalloc3DArray(Array, Desc, cudaExtent{Width, Height, 0},
+                           Flags & ~unsigned(cudaArrayLayered));
 }
 
 PTXJIT_CUDART_API cudaError_t cudaFreeArray(cudaArray_t Array) {
   if (!Array)
     return setLastError(cudaSuccess);
-  return withContext([&](device::Context &C) -> Error {
-    TextureState &S = TextureState::get();
-    {
-      std::lock_guard<std::mutex> G(S.Lock);
-      if (!S.Arrays.contains(Array))
-        return invalidHandle("not an array");
-      if (Array->IsLevel)
-        return invalidValue("a level is freed with its mipmapped array");
-      S.Arrays.erase(Array);
-    }
-    Error E = C.free(Array->Data);
-    delete Array;
-    return E;
-  });
+  return withContext(
+      [&](device::Context &C) { return destroyImageArray(C, Array); });
 }
 
 PTXJIT_CUDART_API cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc *Desc,
                                                cudaExtent *Extent,
                                                unsigned *Flags,
                                                cudaArray_t Array) {
-  Expected<cudaArray *> A = checkedArray(Array);
+  Expected<ImageArray *> A = checkedArray(Array);
   if (!A)
     return result(A.takeError());
   if (Desc)
-    *Desc = (*A)->Desc;
+    *Desc = toChannelDesc((*A)->Resource.Format);
   if (Extent)
-    *Extent = (*A)->Extent;
+    *Extent = {(*A)->Extent.Width, (*A)->Extent.Height, (*A)->Extent.Depth};
   if (Flags)
     *Flags = (*A)->Flags;
   return setLastError(cudaSuccess);
@@ -603,10 +401,10 @@ PTXJIT_CUDART_API cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc *Desc,
                                                  cudaArray_const_t Array) {
   if (!Desc)
     return setLastError(cudaErrorInvalidValue);
-  Expected<cudaArray *> A = checkedArray(Array);
+  Expected<ImageArray *> A = checkedArray(Array);
   if (!A)
     return result(A.takeError());
-  *Desc = (*A)->Desc;
+  *Desc = toChannelDesc((*A)->Resource.Format);
   return setLastError(cudaSuccess);
 }
 
@@ -626,8 +424,19 @@ PTXJIT_CUDART_API cudaError_t cudaMalloc3D(cudaPitchedPtr *Ptr,
 PTXJIT_CUDART_API cudaError_t cudaMallocMipmappedArray(
     cudaMipmappedArray_t *Out, const cudaChannelFormatDesc *Desc,
     cudaExtent Extent, unsigned NumLevels, unsigned Flags) {
-  return withContext([&](device::Context &C) {
-    return createMipmappedArray(C, Out, Desc, Extent, NumLevels, Flags);
+  return withContext([&](device::Context &C) -> Error {
+    if (!Out || !Desc)
+      return invalidValue("null mipmapped array or channel descriptor");
+    *Out = nullptr;
+    Expected<runtime::TexelFormat> F = toFormat(*Desc);
+    if (!F)
+      return F.takeError();
+    Expected<MipmappedImageArray *> M =
+        createMipmappedImageArray(C, *F, toExtent(Extent), NumLevels, Flags);
+    if (!M)
+      return M.takeError();
+    *Out = reinterpret_cast<cudaMipmappedArray_t>(*M);
+    return Error::success();
   });
 }
 
@@ -635,34 +444,21 @@ PTXJIT_CUDART_API cudaError_t cudaGetMipmappedArrayLevel(
     cudaArray_t *Level, cudaMipmappedArray_const_t M, unsigned L) {
   if (!Level)
     return setLastError(cudaErrorInvalidValue);
-  Expected<cudaMipmappedArray *> A = checkedMipmapped(M);
+  Expected<MipmappedImageArray *> A = lookupMipmappedImageArray(M);
   if (!A)
     return result(A.takeError());
   if (L >= (*A)->Levels.size())
     return result(invalidValue("level " + Twine(L) + " of " +
                                Twine((*A)->Levels.size())));
-  *Level = (*A)->Levels[L];
+  *Level = toHandle((*A)->Levels[L]);
   return setLastError(cudaSuccess);
 }
 
 PTXJIT_CUDART_API cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t M) {
   if (!M)
     return setLastError(cudaSuccess);
-  return withContext([&](device::Context &C) -> Error {
-    TextureState &S = TextureState::get();
-    {
-      std::lock_guard<std::mutex> G(S.Lock);
-      if (!S.Mipmapped.erase(M))
-        return invalidHandle("not a mipmapped array");
-      for (cudaArray *Level : M->Levels)
-        S.Arrays.erase(Level);
-    }
-    Error E = C.free(M->Data);
-    for (cudaArray *Level : M->Levels)
-      delete Level;
-    delete M;
-    return E;
-  });
+  return withContext(
+      [&](device::Context &C) { return destroyMipmappedImageArray(C, M); });
 }
 
 // Copies.
@@ -673,17 +469,14 @@ PTXJIT_CUDART_API cudaError_t cudaMemcpy2DToArray(
   return withContext([&](device::Context &C) -> Error {
     if (Error E = checkKind(Kind))
       return E;
-    Expected<cudaArray *> A = checkedArray(Dst);
+    Expected<ImageArray *> A = checkedArray(Dst);
     if (!A)
       return A.takeError();
     if (Width > SPitch)
       return invalidValue("a row is wider than its pitch");
-    CopySide D = arraySide(*A);
-    Expected<char *> To = locate(D, WOffset, HOffset, 0, Width, Height, 1);
-    if (!To)
-      return To.takeError();
-    return copyBlock(C, *To, D.Pitch, 0, static_cast<const char *>(Src), SPitch,
-                     0, Width, Height, 1);
+    return copyImageBlock(C, CopyEnd::ofArray(**A, WOffset, HOffset, 0),
+                          CopyEnd::ofMemory(Src, SPitch, Height, 0, 0, 0),
+                          Width, Height, 1, nullptr, /*Wait=*/true);
   });
 }
 
@@ -693,17 +486,14 @@ PTXJIT_CUDART_API cudaError_t cudaMemcpy2DFromArray(
   return withContext([&](device::Context &C) -> Error {
     if (Error E = checkKind(Kind))
       return E;
-    Expected<cudaArray *> A = checkedArray(Src);
+    Expected<ImageArray *> A = checkedArray(Src);
     if (!A)
       return A.takeError();
     if (Width > DPitch)
       return invalidValue("a row is wider than its pitch");
-    CopySide S = arraySide(*A);
-    Expected<char *> From = locate(S, WOffset, HOffset, 0, Width, Height, 1);
-    if (!From)
-      return From.takeError();
-    return copyBlock(C, static_cast<char *>(Dst), DPitch, 0, *From, S.Pitch, 0,
-                     Width, Height, 1);
+    return copyImageBlock(C, CopyEnd::ofMemory(Dst, DPitch, Height, 0, 0, 0),
+                          CopyEnd::ofArray(**A, WOffset, HOffset, 0), Width,
+                          Height, 1, nullptr, /*Wait=*/true);
   });
 }
 
