@@ -17,6 +17,7 @@
 #include "ptxjit/CUDA/FatBinary.h"
 #include "ptxjit/Runtime/Launch.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <cstring>
 #include <unistd.h>
@@ -215,14 +216,15 @@ PTXJIT_CUDA_API CUresult cuCtxGetLimit(size_t *Value, int Limit) {
   });
 }
 
-/// Loads PTX text, or the PTX of a fat binary.
-static Error loadImage(device::Context &C, const void *Image, CUmodule *Out) {
+/// Loads PTX text, or the PTX of a fat binary; Name is for diagnostics.
+static Error loadImage(device::Context &C, const void *Image, CUmodule *Out,
+                       StringRef Name = "<module>") {
   if (!Image || !Out)
     return device::makeDeviceError(device::ErrorCode::InvalidValue, "no image");
   Expected<std::string> Text = getImagePTX(Image);
   if (!Text)
     return Text.takeError();
-  Expected<device::Module &> M = C.loadPTX(*Text, "<module>");
+  Expected<device::Module &> M = C.loadPTX(*Text, Name);
   if (!M)
     return M.takeError();
   *Out = &*M;
@@ -232,6 +234,17 @@ static Error loadImage(device::Context &C, const void *Image, CUmodule *Out) {
 PTXJIT_CUDA_API CUresult cuModuleLoadData(CUmodule *Module, const void *Image) {
   return withContext(
       [&](device::Context &C) { return loadImage(C, Image, Module); });
+}
+
+PTXJIT_CUDA_API CUresult cuModuleLoad(CUmodule *Module, const char *Path) {
+  if (!Path)
+    return CUDA_ERROR_INVALID_VALUE;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> File = MemoryBuffer::getFile(Path);
+  if (!File)
+    return CUDA_ERROR_FILE_NOT_FOUND;
+  return withContext([&](device::Context &C) {
+    return loadImage(C, (*File)->getBufferStart(), Module, Path);
+  });
 }
 
 PTXJIT_CUDA_API CUresult cuModuleLoadDataEx(CUmodule *Module, const void *Image,
@@ -578,6 +591,7 @@ PTXJIT_CUDA_API CUresult cuGetErrorName(CUresult E, const char **Name) {
                {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
                {215, "CUDA_ERROR_UNSUPPORTED_LIMIT"},
                {218, "CUDA_ERROR_INVALID_PTX"},
+               {301, "CUDA_ERROR_FILE_NOT_FOUND"},
                {400, "CUDA_ERROR_INVALID_HANDLE"},
                {401, "CUDA_ERROR_ILLEGAL_STATE"},
                {500, "CUDA_ERROR_NOT_FOUND"},

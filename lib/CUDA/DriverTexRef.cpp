@@ -7,14 +7,15 @@
 // allocation. A .texref's storage holds a texture object's handle
 // (TextureRefs.h): each call that changes the reference builds a new object
 // from its settings and writes the handle there, so kernels launched after
-// it sample the new binding. Binding CUDA arrays (cuTexRefSetArray,
-// cuSurfRefSetArray, cuTexRefSetMipmappedArray) is CUDA_ERROR_NOT_SUPPORTED:
-// libcuda has no arrays (cuArrayCreate); the runtime library's
-// cudaMallocArray arrays are its own objects.
+// it sample the new binding. References bind to arrays too
+// (cuTexRefSetArray, cuTexRefSetMipmappedArray, cuSurfRefSetArray), which
+// then give the format.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DriverAPI.h"
+#include "DriverTextures.h"
+#include "ImageArrays.h"
 #include "ptxjit/Device/Module.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/Runtime/Textures.h"
@@ -26,24 +27,10 @@
 using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::runtime;
+using namespace ptxjit::cuda;
+using namespace ptxjit::cuda::driver;
 
 namespace {
-
-/// cuda.h's CUarray_format, CUaddress_mode and CUfilter_mode numbers and
-/// the CU_TRSF_* flags.
-enum : unsigned {
-  FormatU8 = 0x01,
-  FormatU16 = 0x02,
-  FormatU32 = 0x03,
-  FormatS8 = 0x08,
-  FormatS16 = 0x09,
-  FormatS32 = 0x0a,
-  FormatHalf = 0x10,
-  FormatFloat = 0x20,
-  FlagReadAsInteger = 0x01,
-  FlagNormalizedCoordinates = 0x02,
-  FlagSRGB = 0x10,
-};
 
 struct ArrayDescriptor {
   size_t Width, Height;
@@ -54,10 +41,11 @@ struct ArrayDescriptor {
 struct Reference {
   void *Storage = nullptr; ///< the variable's 8 bytes: the handle
   bool IsSurface = false;
-  enum MemoryKind { None, Linear, Pitch2D } Memory = None;
+  enum MemoryKind { None, Linear, Pitch2D, Array } Memory = None;
   char *Data = nullptr;
   uint64_t Bytes = 0;                        ///< Linear
   uint64_t Width = 0, Height = 0, Pitch = 0; ///< Pitch2D
+  ImageResource ArrayResource;               ///< Array
   unsigned Format = FormatFloat, NumChannels = 1;
   SamplerState Sampler;
   unsigned Flags = 0;
@@ -82,35 +70,6 @@ typedef CUtexref_st *CUsurfref;
 typedef void *CUarray;
 typedef void *CUmipmappedArray;
 
-static bool getFormat(unsigned Format, unsigned Channels, TexelFormat &F) {
-  if (Channels != 1 && Channels != 2 && Channels != 4)
-    return false;
-  F.NumChannels = Channels;
-  switch (Format) {
-  case FormatU8:
-  case FormatU16:
-  case FormatU32:
-    F.Kind = ChannelKind::Unsigned;
-    break;
-  case FormatS8:
-  case FormatS16:
-  case FormatS32:
-    F.Kind = ChannelKind::Signed;
-    break;
-  case FormatHalf:
-  case FormatFloat:
-    F.Kind = ChannelKind::Float;
-    break;
-  default:
-    return false;
-  }
-  F.ChannelBits =
-      Format == FormatU8 || Format == FormatS8                             ? 8
-      : Format == FormatU16 || Format == FormatS16 || Format == FormatHalf ? 16
-                                                                           : 32;
-  return true;
-}
-
 /// Builds the texture object of R's settings and stores its handle in the
 /// variable (0, unbound, when R has no memory or the object is invalid).
 static CUresult rebind(Reference &R) {
@@ -121,12 +80,17 @@ static CUresult rebind(Reference &R) {
   if (R.Memory == Reference::None)
     return CUDA_SUCCESS;
   ImageObject O;
+  O.IsSurface = R.IsSurface;
   ImageResource &Res = O.Resource;
-  if (!getFormat(R.Format, R.NumChannels, Res.Format))
+  std::optional<TexelFormat> F = toTexelFormat(R.Format, R.NumChannels);
+  if (!F)
     return CUDA_ERROR_INVALID_VALUE;
+  Res.Format = *F;
   Res.Data = R.Data;
   uint64_t TexelBytes = Res.Format.getTexelBytes();
-  if (R.Memory == Reference::Linear) {
+  if (R.Memory == Reference::Array) {
+    Res = R.ArrayResource;
+  } else if (R.Memory == Reference::Linear) {
     Res.Kind = ImageResource::Linear;
     Res.Width = R.Bytes / TexelBytes;
     Res.RowPitch = Res.Width * TexelBytes;
@@ -137,16 +101,11 @@ static CUresult rebind(Reference &R) {
     Res.Height = R.Height;
     Res.RowPitch = R.Pitch;
   }
-  Res.SlicePitch = Res.RowPitch * Res.Height;
+  if (R.Memory != Reference::Array)
+    Res.SlicePitch = Res.RowPitch * Res.Height;
   O.Sampler = R.Sampler;
   O.Sampler.NormalizedCoords = R.Flags & FlagNormalizedCoordinates;
-  // Without CU_TRSF_READ_AS_INTEGER, 8- and 16-bit integers read as
-  // normalized floats; 32-bit ones always as integers.
-  bool ShortInteger =
-      Res.Format.Kind != ChannelKind::Float && Res.Format.ChannelBits < 32;
-  O.Sampler.Read = ShortInteger && !(R.Flags & FlagReadAsInteger)
-                       ? ReadMode::NormalizedFloat
-                       : ReadMode::ElementType;
+  O.Sampler.Read = getReadMode(Res.Format, R.Flags);
   Expected<uint64_t> H = ImageObjectTable::get().create(O);
   if (!H) {
     consumeError(H.takeError());
@@ -186,12 +145,8 @@ static CUresult getReference(CUtexref *Out, CUmodule Module, const char *Name,
 /// library's toResource checks its resources the same way).
 static bool isDeviceMemory(CUdeviceptr Ptr, uint64_t Bytes) {
   device::Context *C = cuda::RuntimeState::get().peekContext();
-  void *P = reinterpret_cast<void *>(uintptr_t(Ptr));
-  std::optional<device::Allocation> A = C ? C->getPointerInfo(P) : std::nullopt;
-  if (!A)
-    return false;
-  uint64_t Offset = uintptr_t(Ptr) - reinterpret_cast<uintptr_t>(A->Base);
-  return Offset <= A->Size && Bytes <= A->Size - Offset;
+  return C &&
+         isDeviceRange(*C, reinterpret_cast<void *>(uintptr_t(Ptr)), Bytes);
 }
 
 /// Runs F on a texture reference (not a surface's) and rebinds it.
@@ -236,12 +191,12 @@ PTXJIT_CUDA_API CUresult cuTexRefSetAddress2D_v3(CUtexref T,
   if (!Desc)
     return CUDA_ERROR_INVALID_VALUE;
   return update(T, [&](Reference &R) -> CUresult {
-    TexelFormat F;
-    if (!getFormat(Desc->Format, Desc->NumChannels, F) ||
-        Pitch < Desc->Width * F.getTexelBytes())
+    std::optional<TexelFormat> F =
+        toTexelFormat(Desc->Format, Desc->NumChannels);
+    if (!F || Pitch < Desc->Width * F->getTexelBytes())
       return CUDA_ERROR_INVALID_VALUE;
     uint64_t Bytes = Desc->Height ? uint64_t(Pitch) * (Desc->Height - 1) +
-                                        Desc->Width * F.getTexelBytes()
+                                        Desc->Width * F->getTexelBytes()
                                   : 0;
     if (Ptr && !isDeviceMemory(Ptr, Bytes))
       return CUDA_ERROR_INVALID_VALUE;
@@ -259,8 +214,7 @@ PTXJIT_CUDA_API CUresult cuTexRefSetAddress2D_v3(CUtexref T,
 PTXJIT_CUDA_API CUresult cuTexRefSetFormat(CUtexref T, unsigned Format,
                                            int NumPackedComponents) {
   return update(T, [&](Reference &R) -> CUresult {
-    TexelFormat F;
-    if (!getFormat(Format, unsigned(NumPackedComponents), F))
+    if (!toTexelFormat(Format, unsigned(NumPackedComponents)))
       return CUDA_ERROR_INVALID_VALUE;
     R.Format = Format;
     R.NumChannels = unsigned(NumPackedComponents);
@@ -298,15 +252,53 @@ PTXJIT_CUDA_API CUresult cuTexRefSetFlags(CUtexref T, unsigned Flags) {
   });
 }
 
-PTXJIT_CUDA_API CUresult cuTexRefSetArray(CUtexref, CUarray, unsigned) {
-  return CUDA_ERROR_NOT_SUPPORTED;
+/// Binds R to the memory of array resource Res, in the array's format.
+static void bindArray(Reference &R, const ImageResource &Res) {
+  R.Memory = Reference::Array;
+  R.ArrayResource = Res;
+  R.Data = Res.Data;
+  R.Format = toArrayFormat(Res.Format);
+  R.NumChannels = Res.Format.NumChannels;
 }
 
-PTXJIT_CUDA_API CUresult cuTexRefSetMipmappedArray(CUtexref, CUmipmappedArray,
-                                                   unsigned) {
-  return CUDA_ERROR_NOT_SUPPORTED;
+PTXJIT_CUDA_API CUresult cuTexRefSetArray(CUtexref T, CUarray Array,
+                                          unsigned Flags) {
+  // CU_TRSA_OVERRIDE_FORMAT is the only flag, and it is required.
+  if (Flags != 1)
+    return CUDA_ERROR_INVALID_VALUE;
+  Expected<ImageArray *> A = lookupImageArray(Array);
+  if (!A)
+    return cuda::driver::toResult(A.takeError());
+  return update(T, [&](Reference &R) -> CUresult {
+    bindArray(R, (*A)->Resource);
+    return CUDA_SUCCESS;
+  });
 }
 
-PTXJIT_CUDA_API CUresult cuSurfRefSetArray(CUsurfref, CUarray, unsigned) {
-  return CUDA_ERROR_NOT_SUPPORTED;
+PTXJIT_CUDA_API CUresult cuTexRefSetMipmappedArray(CUtexref T,
+                                                   CUmipmappedArray Array,
+                                                   unsigned Flags) {
+  if (Flags != 1)
+    return CUDA_ERROR_INVALID_VALUE;
+  Expected<MipmappedImageArray *> M = lookupMipmappedImageArray(Array);
+  if (!M)
+    return cuda::driver::toResult(M.takeError());
+  return update(T, [&](Reference &R) -> CUresult {
+    bindArray(R, (*M)->Resource);
+    return CUDA_SUCCESS;
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuSurfRefSetArray(CUsurfref S, CUarray Array,
+                                           unsigned Flags) {
+  if (!S || !S->IsSurface || Flags != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  Expected<ImageArray *> A = lookupImageArray(Array);
+  if (!A)
+    return cuda::driver::toResult(A.takeError());
+  if (!((*A)->Flags & ArraySurfaceLoadStore))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard<std::mutex> Guard(References::get().Lock);
+  bindArray(*S, (*A)->Resource);
+  return rebind(*S);
 }

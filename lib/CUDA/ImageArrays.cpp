@@ -1,4 +1,4 @@
-//===- ImageArrays.cpp - CUDA arrays, shared by both CUDA libraries -------===//
+//===- ImageArrays.cpp - Arrays and texture memory of both CUDA libraries -===//
 
 #include "ImageArrays.h"
 #include "ptxjit/Device/Context.h"
@@ -269,4 +269,50 @@ Error cuda::copyImageBlock(device::Context &C, const CopyEnd &Dst,
   if (!Wait)
     return Error::success();
   return S ? S->synchronize() : C.getDefaultStream().synchronize();
+}
+
+bool cuda::isDeviceRange(device::Context &C, const void *Ptr, uint64_t Bytes) {
+  std::optional<device::Allocation> A = C.getPointerInfo(Ptr);
+  if (!A)
+    return false;
+  uint64_t Offset =
+      static_cast<const char *>(Ptr) - static_cast<char *>(A->Base);
+  return Offset <= A->Size && Bytes <= A->Size - Offset;
+}
+
+Expected<runtime::ImageResource>
+cuda::makeLinearResource(device::Context &C, void *Ptr, runtime::TexelFormat F,
+                         uint64_t Bytes) {
+  runtime::ImageResource R;
+  R.Kind = runtime::ImageResource::Linear;
+  R.Format = F;
+  R.Width = Bytes / F.getTexelBytes();
+  R.RowPitch = Bytes;
+  R.SlicePitch = R.RowPitch;
+  if (!R.Width)
+    return invalidValue("the linear resource holds no texel");
+  if (!isDeviceRange(C, Ptr, Bytes))
+    return invalidValue("the resource is not inside a device allocation");
+  R.Data = static_cast<char *>(Ptr);
+  return R;
+}
+
+Expected<runtime::ImageResource>
+cuda::makePitch2DResource(device::Context &C, void *Ptr, runtime::TexelFormat F,
+                          uint64_t Width, uint64_t Height, uint64_t Pitch) {
+  runtime::ImageResource R;
+  R.Kind = runtime::ImageResource::Pitch2D;
+  R.Format = F;
+  R.Dimensions = 2;
+  R.Width = Width;
+  R.Height = Height;
+  R.RowPitch = Pitch;
+  R.SlicePitch = Pitch * Height;
+  uint64_t RowBytes = Width * F.getTexelBytes();
+  if (!Width || !Height || Pitch < RowBytes)
+    return invalidValue("the pitched resource's rows do not fit its pitch");
+  if (!isDeviceRange(C, Ptr, Pitch * (Height - 1) + RowBytes))
+    return invalidValue("the resource is not inside a device allocation");
+  R.Data = static_cast<char *>(Ptr);
+  return R;
 }

@@ -6,7 +6,8 @@
 // row after row (no tiling) with a texel format and an extent. They live in
 // libcuda.so.1, so an array made by one library is a valid handle in the
 // other, as with NVIDIA's. Each library turns its own descriptors into a
-// TexelFormat and an ArrayExtent and checks its handles here.
+// TexelFormat and an ArrayExtent and checks its handles here. Texture
+// resources of plain device memory are checked here too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +94,18 @@ struct CopyEnd {
 llvm::Error copyImageBlock(device::Context &C, const CopyEnd &Dst,
                            const CopyEnd &Src, size_t WidthBytes, size_t Height,
                            size_t Depth, device::Stream *S, bool Wait);
+
+/// Whether [Ptr, Ptr + Bytes) lies in one device allocation of C.
+bool isDeviceRange(device::Context &C, const void *Ptr, uint64_t Bytes);
+/// A resource of the texels of F in Bytes of device memory from Ptr.
+llvm::Expected<runtime::ImageResource>
+makeLinearResource(device::Context &C, void *Ptr, runtime::TexelFormat F,
+                   uint64_t Bytes);
+/// A resource of Height rows of Width texels of F, Pitch bytes apart, in
+/// device memory from Ptr.
+llvm::Expected<runtime::ImageResource>
+makePitch2DResource(device::Context &C, void *Ptr, runtime::TexelFormat F,
+                    uint64_t Width, uint64_t Height, uint64_t Pitch);
 
 } // namespace cuda
 } // namespace ptxjit

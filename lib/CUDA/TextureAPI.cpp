@@ -175,16 +175,6 @@ Expected<runtime::ImageResource> toResource(device::Context &C,
                                             const cudaResourceDesc &D) {
   if (D.flags)
     return invalidValue("resource descriptor flags must be zero");
-  auto CheckMemory = [&](void *Ptr, uint64_t Bytes) -> Error {
-    std::optional<device::Allocation> A = C.getPointerInfo(Ptr);
-    uint64_t Offset =
-        A ? uint64_t(static_cast<char *>(Ptr) - static_cast<char *>(A->Base))
-          : 0;
-    if (!A || Bytes > A->Size - Offset)
-      return invalidValue("the resource is not inside a device allocation");
-    return Error::success();
-  };
-  runtime::ImageResource R;
   switch (D.resType) {
   case cudaResourceTypeArray: {
     Expected<ImageArray *> A = checkedArray(D.res.array.array);
@@ -196,37 +186,16 @@ Expected<runtime::ImageResource> toResource(device::Context &C,
     Expected<runtime::TexelFormat> F = toFormat(D.res.linear.desc);
     if (!F)
       return F.takeError();
-    R.Kind = runtime::ImageResource::Linear;
-    R.Format = *F;
-    R.Width = D.res.linear.sizeInBytes / F->getTexelBytes();
-    R.RowPitch = D.res.linear.sizeInBytes;
-    R.SlicePitch = R.RowPitch;
-    if (!R.Width)
-      return invalidValue("the linear resource holds no texel");
-    if (Error E = CheckMemory(D.res.linear.devPtr, D.res.linear.sizeInBytes))
-      return std::move(E);
-    R.Data = static_cast<char *>(D.res.linear.devPtr);
-    return R;
+    return makeLinearResource(C, D.res.linear.devPtr, *F,
+                              D.res.linear.sizeInBytes);
   }
   case cudaResourceTypePitch2D: {
     const auto &P = D.res.pitch2D;
     Expected<runtime::TexelFormat> F = toFormat(P.desc);
     if (!F)
       return F.takeError();
-    R.Kind = runtime::ImageResource::Pitch2D;
-    R.Format = *F;
-    R.Dimensions = 2;
-    R.Width = P.width;
-    R.Height = P.height;
-    R.RowPitch = P.pitchInBytes;
-    R.SlicePitch = P.pitchInBytes * P.height;
-    if (!P.width || !P.height || P.pitchInBytes < P.width * F->getTexelBytes())
-      return invalidValue("the pitched resource's rows do not fit its pitch");
-    if (Error E = CheckMemory(P.devPtr, P.pitchInBytes * (P.height - 1) +
-                                            P.width * F->getTexelBytes()))
-      return std::move(E);
-    R.Data = static_cast<char *>(P.devPtr);
-    return R;
+    return makePitch2DResource(C, P.devPtr, *F, P.width, P.height,
+                               P.pitchInBytes);
   }
   case cudaResourceTypeMipmappedArray: {
     Expected<MipmappedImageArray *> M =

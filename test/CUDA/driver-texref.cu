@@ -2,7 +2,8 @@
 // PTX with .global .texref variables, bound to linear memory
 // (cuTexRefSetAddress, integer fetches) and to pitched 2D memory
 // (cuTexRefSetAddress2D) with format, filter, address-mode and flag
-// changes, each taking effect for the next launch. Expected values by hand
+// changes, each taking effect for the next launch, and to arrays
+// (cuTexRefSetArray, cuSurfRefSetArray). Expected values by hand
 // from the texture fetching formulas (docs/Textures.md):
 //   lin = 1.5 * i for 8 floats; integer fetches out of a linear buffer read 0.
 //   img = u8 rows {0, 51, 102, 255} and {255, 255, 0, 0}, pitch 64 bytes,
@@ -20,12 +21,20 @@
 // CHECK-NEXT: linear: 0.5500 0.4000 0.3500
 // CHECK-NEXT: integer: 102 255
 // CHECK-NEXT: wrap: 0.2000 0.0000
-// CHECK-NEXT: missing: CUDA_ERROR_NOT_FOUND, surfref as texref: CUDA_ERROR_NOT_FOUND
-// CHECK-NEXT: cuSurfRefSetArray: CUDA_ERROR_NOT_SUPPORTED, cuTexRefSetArray: CUDA_ERROR_NOT_SUPPORTED
-// Memory that is not device memory, or runs past its allocation, is
-// refused (the 8-float and 2x64-byte allocations above).
-// CHECK-NEXT: host: CUDA_ERROR_INVALID_VALUE, past the end: CUDA_ERROR_INVALID_VALUE
-// CHECK-NEXT: 2D host: CUDA_ERROR_INVALID_VALUE, 2D past the end: CUDA_ERROR_INVALID_VALUE, 2D inside: CUDA_SUCCESS
+// CHECK-NEXT: missing: CUDA_ERROR_NOT_FOUND, surfref as texref:
+// CUDA_ERROR_NOT_FOUND The same image in a CUDA array (cuTexRefSetArray)
+// samples the same; a surface reference bound to an array (cuSurfRefSetArray)
+// writes 1000 * y + x at (x, y) of 4 x 2 ints; binding needs an array made for
+// surfaces and CU_TRSA_OVERRIDE_FORMAT.
+// CHECK-NEXT: array linear: 0.5500 0.4000 0.3500
+// CHECK-NEXT: surfref: 0 1 2 3 1000 1001 1002 1003
+// CHECK-NEXT: no SURFACE_LDST: CUDA_ERROR_INVALID_VALUE, no override flag:
+// CUDA_ERROR_INVALID_VALUE, not an array: CUDA_ERROR_INVALID_HANDLE Memory that
+// is not device memory, or runs past its allocation, is refused (the 8-float
+// and 2x64-byte allocations above). CHECK-NEXT: host: CUDA_ERROR_INVALID_VALUE,
+// past the end: CUDA_ERROR_INVALID_VALUE CHECK-NEXT: 2D host:
+// CUDA_ERROR_INVALID_VALUE, 2D past the end: CUDA_ERROR_INVALID_VALUE, 2D
+// inside: CUDA_SUCCESS
 // clang-format off
 // clang-format on
 #include <cstdio>
@@ -71,6 +80,16 @@ static const char *PTX = R"(
   mul.wide.u32 %rd5, %r1, 4;
   add.s64 %rd6, %rd1, %rd5;
   st.global.f32 [%rd6], %f1;
+  ret;
+}
+.visible .entry surf_write()
+{
+  .reg .b32 %r<5>;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  shl.b32 %r3, %r1, 2;
+  mad.lo.s32 %r4, %r2, 1000, %r1;
+  sust.b.2d.b32.trap [surf, {%r3, %r2}], {%r4};
   ret;
 }
 .visible .entry sample_u(.param .u64 out, .param .u64 xy)
@@ -188,11 +207,61 @@ int main() {
   CUresult r1 = cuModuleGetTexRef(&missing, mod, "nope");
   CUresult r2 = cuModuleGetTexRef(&missing, mod, "surf");
   printf("missing: %s, surfref as texref: %s\n", name(r1), name(r2));
+
+  // The image again, from an array.
+  CUarray imgArray;
+  CHECK(cuArrayCreate(&imgArray, &desc));
+  CUDA_MEMCPY2D up;
+  memset(&up, 0, sizeof up);
+  up.srcMemoryType = CU_MEMORYTYPE_HOST;
+  up.srcHost = imgHost;
+  up.srcPitch = 64;
+  up.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+  up.dstArray = imgArray;
+  up.WidthInBytes = 4;
+  up.Height = 2;
+  CHECK(cuMemcpy2D(&up));
+  CHECK(cuTexRefSetArray(img, imgArray, CU_TRSA_OVERRIDE_FORMAT));
+  CHECK(cuTexRefSetFlags(img, 0));
+  CHECK(cuTexRefSetAddressMode(img, 0, CU_TR_ADDRESS_MODE_CLAMP));
+  CHECK(cuTexRefSetFilterMode(img, CU_TR_FILTER_MODE_LINEAR));
+  CHECK(cuMemcpyHtoD(xy, coords, sizeof coords));
+  CHECK(cuLaunchKernel(sampleF, 1, 1, 1, 3, 1, 1, 0, nullptr, sampleArgs,
+                       nullptr));
+  CHECK(cuMemcpyDtoH(res, out, 3 * sizeof(float)));
+  printf("array linear: %.4f %.4f %.4f\n", res[0], res[1], res[2]);
+
   CUsurfref surf;
   CHECK(cuModuleGetSurfRef(&surf, mod, "surf"));
-  printf("cuSurfRefSetArray: %s, cuTexRefSetArray: %s\n",
-         name(cuSurfRefSetArray(surf, nullptr, 0)),
-         name(cuTexRefSetArray(img, nullptr, 0)));
+  CUDA_ARRAY3D_DESCRIPTOR surfDesc = {
+      4, 2, 0, CU_AD_FORMAT_SIGNED_INT32, 1, CUDA_ARRAY3D_SURFACE_LDST};
+  CUarray surfArray;
+  CHECK(cuArray3DCreate(&surfArray, &surfDesc));
+  CHECK(cuSurfRefSetArray(surf, surfArray, 0));
+  CUfunction surfWrite;
+  CHECK(cuModuleGetFunction(&surfWrite, mod, "surf_write"));
+  CHECK(cuLaunchKernel(surfWrite, 2, 1, 1, 4, 1, 1, 0, nullptr, nullptr,
+                       nullptr));
+  int ints[8];
+  CUDA_MEMCPY2D down;
+  memset(&down, 0, sizeof down);
+  down.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+  down.srcArray = surfArray;
+  down.dstMemoryType = CU_MEMORYTYPE_HOST;
+  down.dstHost = ints;
+  down.dstPitch = 16;
+  down.WidthInBytes = 16;
+  down.Height = 2;
+  CHECK(cuMemcpy2D(&down));
+  printf("surfref:");
+  for (int v : ints)
+    printf(" %d", v);
+  printf("\n");
+  printf(
+      "no SURFACE_LDST: %s, no override flag: %s, not an array: %s\n",
+      name(cuSurfRefSetArray(surf, imgArray, 0)),
+      name(cuTexRefSetArray(img, imgArray, 0)),
+      name(cuTexRefSetArray(img, (CUarray)imgHost, CU_TRSA_OVERRIDE_FORMAT)));
 
   size_t ignored;
   printf("host: %s, past the end: %s\n",
