@@ -11,6 +11,7 @@
 #include "ptxjit/Runtime/DeviceArena.h"
 #include "ptxjit/Runtime/DevicePrintf.h"
 #include "ptxjit/Runtime/Fiber.h"
+#include "ptxjit/Runtime/FloatEnvironment.h"
 #include "ptxjit/Runtime/GridProgress.h"
 #include "ptxjit/Runtime/GuardedMemory.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -1158,6 +1159,7 @@ Error ptxjit::launchKernel(const CompiledKernel &K, const void *Params,
     }
   };
   auto Work = [&](unsigned Index) {
+    runtime::KernelFloatEnvironment FloatEnvironment;
     if (CoResident) {
       CooperativeWorker W(K, Params, C, Index, Workers, Pool, EnvRegs, Grid);
       Record(W.run(Queue.Failed));
