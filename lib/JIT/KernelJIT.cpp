@@ -1,6 +1,7 @@
 //===- KernelJIT.cpp - Compiling PTX kernels with ORC LLJIT ---------------===//
 
 #include "ptxjit/JIT/KernelJIT.h"
+#include "PerfMap.h"
 #include "ptxjit/PTX/AST.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
@@ -222,11 +223,15 @@ Expected<CompiledKernel> KernelJIT::link(
   }
   // Then the runtime's entry points, defined in the main JITDylib.
   JD->addToLinkOrder(J->getMainJITDylib());
+  uint64_t PerfMapSize = getPerfMapSize(Object.Object->getMemBufferRef(),
+                                        Object.Layout.WarpFunctionName);
   if (Error E = J->addObjectFile(*JD, std::move(Object.Object)))
     return std::move(E);
   auto Addr = J->lookup(*JD, Object.Layout.WarpFunctionName);
   if (!Addr)
     return Addr.takeError();
+  addToPerfMap(Addr->getValue(), PerfMapSize,
+               "ptx-jit kernel " + Kernel.str() + shapeSuffix(Shape));
   CompiledKernel K;
   K.Entry = Addr->toPtr<WarpFunction>();
   K.Layout = std::move(Object.Layout);
