@@ -441,7 +441,7 @@ public:
 
   /// Cooperative launches: runs CTA Linear on the calling fiber. A fault
   /// jumps to the recovery point of the caller's thread.
-  Error runCTAOnFiber(uint64_t Linear) { return runCTA(Linear); }
+  Error runCTAOnFiber(uint64_t Linear) { return runCTA(ctaIndexOf(Linear)); }
   runtime::CTAScheduler &scheduler() { return Scheduler; }
   bool hasSharedMemory() const { return SharedBase != nullptr; }
   Error sharedMemoryError() const {
@@ -481,9 +481,12 @@ private:
       uint64_t First, Last;
       if (!Q.take(First, Last))
         break;
-      for (uint64_t CTA = First; CTA != Last && !Q.pastFailure(CTA); ++CTA) {
+      // The index steps along the chunk: no divisions per CTA.
+      CTAIndex Id = ctaIndexOf(First);
+      for (uint64_t CTA = First; CTA != Last && !Q.pastFailure(CTA);
+           ++CTA, Id = nextCTAIndex(Id)) {
         RunningUnit = CTA;
-        if (Error E = runCTA(CTA))
+        if (Error E = runCTA(Id))
           return E;
       }
     }
@@ -491,15 +494,38 @@ private:
     return Error::success();
   }
 
-  Error runCTA(uint64_t Linear) {
+  /// A CTA's index, in registers: an array on the stack, written a word at a
+  /// time and copied in wider pieces, stalls the copies' loads.
+  struct CTAIndex {
+    uint32_t X, Y, Z;
+  };
+  CTAIndex ctaIndexOf(uint64_t Linear) const {
     const uint32_t *G = C.Grid;
-    uint32_t Id[3] = {uint32_t(Linear % G[0]), uint32_t(Linear / G[0] % G[1]),
-                      uint32_t(Linear / (uint64_t(G[0]) * G[1]))};
+    return {uint32_t(Linear % G[0]), uint32_t(Linear / G[0] % G[1]),
+            uint32_t(Linear / (uint64_t(G[0]) * G[1]))};
+  }
+  /// The index of the CTA after Id in linear order (x fastest).
+  CTAIndex nextCTAIndex(CTAIndex Id) const {
+    if (++Id.X != C.Grid[0])
+      return Id;
+    Id.X = 0;
+    if (++Id.Y != C.Grid[1])
+      return Id;
+    Id.Y = 0;
+    ++Id.Z;
+    return Id;
+  }
+
+  Error runCTA(CTAIndex Index) {
+    const uint32_t Id[3] = {Index.X, Index.Y, Index.Z};
     if (SharedSize)
       std::memset(SharedBase, 0, SharedSize);
-    std::copy(Id, Id + 3, Fault.CTA);
-    for (WarpSlot &S : Slots)
-      std::copy(Id, Id + 3, S.Ctx.CtaId);
+    Fault.CTA[0] = Index.X, Fault.CTA[1] = Index.Y, Fault.CTA[2] = Index.Z;
+    for (WarpSlot &S : Slots) {
+      S.Ctx.CtaId[0] = Index.X;
+      S.Ctx.CtaId[1] = Index.Y;
+      S.Ctx.CtaId[2] = Index.Z;
+    }
     if (Check)
       Check->startCTA(Id);
     // mbarrier objects and barrier.cluster need a domain; a cluster's
