@@ -12,82 +12,14 @@
 #include "APIHelpers.h"
 #include "Capture.h"
 #include "GraphAPIHelpers.h"
-#include "ptxjit/Runtime/DeviceArena.h"
+#include "HostMemory.h"
 #include "ptxjit/Runtime/Checking.h"
-#include "llvm/ADT/DenseSet.h"
-#include <cstdlib>
+#include "ptxjit/Runtime/DeviceArena.h"
 #include <cstring>
-#include <map>
-#include <mutex>
 
 using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::cuda;
-
-namespace {
-/// What cudaPointerGetAttributes tells apart and the device layer does
-/// not: page-locked host memory (allocated or registered) and managed
-/// device memory.
-struct MemoryKinds {
-  std::mutex Lock;
-  std::map<uintptr_t, size_t> PageLocked; ///< base -> size
-  llvm::DenseSet<const void *> Managed;   ///< allocation bases
-
-  static MemoryKinds &get() {
-    static MemoryKinds *K = new MemoryKinds();
-    return *K;
-  }
-  void addPageLocked(const void *P, size_t Size) {
-    std::lock_guard<std::mutex> G(Lock);
-    PageLocked[uintptr_t(P)] = Size;
-    // Kernels may reach it (generated code's address checks ask).
-    runtime::registerHostMemory(P, Size);
-  }
-  bool removePageLocked(const void *P) {
-    std::lock_guard<std::mutex> G(Lock);
-    runtime::unregisterHostMemory(P);
-    return PageLocked.erase(uintptr_t(P)) != 0;
-  }
-  bool isPageLocked(const void *P) {
-    std::lock_guard<std::mutex> G(Lock);
-    auto It = PageLocked.upper_bound(uintptr_t(P));
-    if (It == PageLocked.begin())
-      return false;
-    --It;
-    return uintptr_t(P) - It->first < std::max<size_t>(It->second, 1);
-  }
-  void setManaged(const void *Base, bool IsManaged) {
-    std::lock_guard<std::mutex> G(Lock);
-    if (IsManaged)
-      Managed.insert(Base);
-    else
-      Managed.erase(Base);
-  }
-  bool isManaged(const void *Base) {
-    std::lock_guard<std::mutex> G(Lock);
-    return Managed.contains(Base);
-  }
-};
-} // namespace
-
-/// The checking mode (PTXJIT_CHECK) must know the host memory kernels may
-/// reach, as written memory.
-static void noteHostMemory(void *Ptr, size_t Size, bool Added) {
-  if (!runtime::getCheckKindsFromEnvironment())
-    return;
-  Expected<device::Context &> C = RuntimeState::get().getContext();
-  if (!C) {
-    consumeError(C.takeError());
-    return;
-  }
-  if (runtime::CheckSession *S = C->getCheckSession()) {
-    if (Added)
-      S->addAllocation(Ptr, Size, "page-locked host memory",
-                       /*Written=*/true);
-    else
-      S->freeAllocation(Ptr);
-  }
-}
 
 static Error checkKind(int Kind) {
   if (Kind < cudaMemcpyHostToHost || Kind > cudaMemcpyDefault)
@@ -117,13 +49,8 @@ PTXJIT_CUDART_API cudaError_t cudaMalloc(void **Ptr, size_t Size) {
 PTXJIT_CUDART_API cudaError_t cudaMallocManaged(void **Ptr, size_t Size,
                                                 unsigned Flags) {
   cudaError_t E = cudaMalloc(Ptr, Size);
-  if (E == cudaSuccess) {
-    MemoryKinds::get().setManaged(*Ptr, true);
-    // The host writes managed memory directly, unseen by initcheck.
-    if (device::Context *C = RuntimeState::get().peekContext())
-      if (runtime::CheckSession *S = C->getCheckSession())
-        S->markWritten(*Ptr, Size);
-  }
+  if (E == cudaSuccess)
+    noteManagedAllocation(*Ptr, Size);
   return E;
 }
 
@@ -146,7 +73,7 @@ PTXJIT_CUDART_API cudaError_t cudaFree(void *Ptr) {
       return E;
     if (Error E = C.free(Ptr))
       return E;
-    MemoryKinds::get().setManaged(Ptr, false);
+    setManaged(Ptr, false);
     return Error::success();
   });
 }
@@ -163,7 +90,7 @@ PTXJIT_CUDART_API cudaError_t cudaFreeAsync(void *Ptr, cudaStream_t Stream) {
     if (!A || A->Base != Ptr)
       return device::makeDeviceError(device::ErrorCode::InvalidValue,
                                      "not the start of a device allocation");
-    MemoryKinds::get().setManaged(Ptr, false);
+    setManaged(Ptr, false);
     C.enqueue(RuntimeState::get().toStream(Stream),
               [&C, Ptr] {
                 if (runtime::CheckSession *S = C.getCheckSession())
@@ -177,13 +104,10 @@ PTXJIT_CUDART_API cudaError_t cudaFreeAsync(void *Ptr, cudaStream_t Stream) {
 PTXJIT_CUDART_API cudaError_t cudaMallocHost(void **Ptr, size_t Size) {
   if (!Ptr)
     return setLastError(cudaErrorInvalidValue);
-  // Page-aligned, as pinned allocations are.
-  void *P = nullptr;
-  if (posix_memalign(&P, 4096, Size ? Size : 1) != 0)
-    return setLastError(cudaError_t(device::ErrorCode::MemoryAllocation));
-  MemoryKinds::get().addPageLocked(P, Size);
-  noteHostMemory(P, Size, true);
-  *Ptr = P;
+  Expected<void *> P = allocatePageLocked(Size);
+  if (!P)
+    return setLastError(P.takeError());
+  *Ptr = *P;
   return cudaSuccess;
 }
 
@@ -193,10 +117,8 @@ PTXJIT_CUDART_API cudaError_t cudaHostAlloc(void **Ptr, size_t Size,
 }
 
 PTXJIT_CUDART_API cudaError_t cudaFreeHost(void *Ptr) {
-  if (Ptr && !MemoryKinds::get().removePageLocked(Ptr))
+  if (Ptr && !freePageLocked(Ptr))
     return setLastError(cudaErrorInvalidValue);
-  noteHostMemory(Ptr, 0, false);
-  std::free(Ptr);
   return cudaSuccess;
 }
 
@@ -213,20 +135,11 @@ PTXJIT_CUDART_API cudaError_t cudaHostRegister(void *Ptr, size_t Size,
                                                unsigned Flags) {
   if (!Ptr || !Size)
     return setLastError(cudaErrorInvalidValue);
-  if (MemoryKinds::get().isPageLocked(Ptr))
-    return setLastError(
-        cudaError_t(device::ErrorCode::HostMemoryAlreadyRegistered));
-  MemoryKinds::get().addPageLocked(Ptr, Size);
-  noteHostMemory(Ptr, Size, true);
-  return cudaSuccess;
+  return setLastError(registerPageLocked(Ptr, Size));
 }
 
 PTXJIT_CUDART_API cudaError_t cudaHostUnregister(void *Ptr) {
-  if (!MemoryKinds::get().removePageLocked(Ptr))
-    return setLastError(
-        cudaError_t(device::ErrorCode::HostMemoryNotRegistered));
-  noteHostMemory(Ptr, 0, false);
-  return cudaSuccess;
+  return setLastError(unregisterPageLocked(Ptr));
 }
 
 PTXJIT_CUDART_API cudaError_t cudaMemcpy(void *Dst, const void *Src,
@@ -466,12 +379,12 @@ cudaPointerGetAttributes(cudaPointerAttributes *Attributes, const void *Ptr) {
     std::memset(Attributes, 0, sizeof *Attributes);
     void *P = const_cast<void *>(Ptr);
     if (std::optional<device::Allocation> A = C.getPointerInfo(Ptr)) {
-      bool Managed = MemoryKinds::get().isManaged(A->Base);
+      bool Managed = isManaged(A->Base);
       Attributes->type = Managed ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
       Attributes->devicePointer = P;
       if (Managed)
         Attributes->hostPointer = P;
-    } else if (MemoryKinds::get().isPageLocked(Ptr)) {
+    } else if (isPageLocked(Ptr)) {
       // Page-locked memory is mapped: the device reaches it at the same
       // address.
       Attributes->type = cudaMemoryTypeHost;
