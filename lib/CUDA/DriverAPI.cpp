@@ -16,10 +16,12 @@
 #include "RuntimeState.h"
 #include "ptxjit/CUDA/FatBinary.h"
 #include "ptxjit/Runtime/Launch.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <unistd.h>
 
 using namespace llvm;
@@ -136,6 +138,72 @@ PTXJIT_CUDA_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice Device) {
   return Device == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
+PTXJIT_CUDA_API CUresult cuDevicePrimaryCtxGetState(CUdevice Device,
+                                                    unsigned *Flags,
+                                                    int *Active) {
+  if (!Flags || !Active)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Device != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  // The primary context is made when first used and lives as long as the
+  // process; no scheduling flags apply to a CPU.
+  *Flags = 0;
+  *Active = RuntimeState::get().peekContext() != nullptr;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuDeviceComputeCapability(int *Major, int *Minor,
+                                                   CUdevice Device) {
+  if (!Major || !Minor)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Device != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  cudaDeviceProp P;
+  getDeviceProperties(P);
+  *Major = P.major;
+  *Minor = P.minor;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuDeviceGetUuid_v2(cudaUUID_t *Uuid, CUdevice Device) {
+  if (!Uuid)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Device != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  cudaDeviceProp P;
+  getDeviceProperties(P);
+  *Uuid = P.uuid;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuDeviceGetUuid(cudaUUID_t *Uuid, CUdevice Device) {
+  return cuDeviceGetUuid_v2(Uuid, Device);
+}
+
+PTXJIT_CUDA_API CUresult cuDeviceGetPCIBusId(char *Id, int Length,
+                                             CUdevice Device) {
+  if (!Id || Length <= 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Device != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  cudaDeviceProp P;
+  getDeviceProperties(P);
+  // domain:bus:device.function, as CUDA writes it.
+  snprintf(Id, size_t(Length), "%08x:%02x:%02x.0", unsigned(P.pciDomainID),
+           unsigned(P.pciBusID), unsigned(P.pciDeviceID));
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuDeviceCanAccessPeer(int *CanAccess, CUdevice Device,
+                                               CUdevice Peer) {
+  if (!CanAccess)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (Device != 0 || Peer != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *CanAccess = 0; // there is no other device
+  return CUDA_SUCCESS;
+}
+
 PTXJIT_CUDA_API CUresult cuCtxCreate_v4(CUcontext *Ctx, void *Params,
                                         unsigned Flags, CUdevice Device) {
   if (!Ctx)
@@ -174,6 +242,26 @@ PTXJIT_CUDA_API CUresult cuCtxGetCurrent(CUcontext *Ctx) {
   if (!Ctx)
     return CUDA_ERROR_INVALID_VALUE;
   *Ctx = Current;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuCtxGetDevice(CUdevice *Device) {
+  if (!Device)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!Initialized)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  if (!Current)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *Device = 0;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuCtxGetStreamPriorityRange(int *Least,
+                                                     int *Greatest) {
+  if (Least)
+    *Least = LeastStreamPriority;
+  if (Greatest)
+    *Greatest = GreatestStreamPriority;
   return CUDA_SUCCESS;
 }
 
@@ -349,45 +437,11 @@ PTXJIT_CUDA_API CUresult cuMemcpyDtoD_v2(CUdeviceptr Dst, CUdeviceptr Src,
   });
 }
 
-PTXJIT_CUDA_API CUresult cuMemsetD8_v2(CUdeviceptr Dst, unsigned char Value,
-                                       size_t Count) {
-  return withContext([&](device::Context &C) -> Error {
-    if (Error E = checkLegacySync())
-      return E;
-    return C.set(ptr(Dst), Value, Count);
-  });
-}
-
-PTXJIT_CUDA_API CUresult cuMemsetD32_v2(CUdeviceptr Dst, unsigned Value,
-                                        size_t Count) {
-  return withContext([&](device::Context &C) -> Error {
-    if (Error E = checkLegacySync())
-      return E;
-    if (Dst % 4)
-      return device::makeDeviceError(device::ErrorCode::InvalidValue,
-                                     "cuMemsetD32 needs a 4-byte aligned "
-                                     "address");
-    auto *P = static_cast<uint32_t *>(ptr(Dst));
-    C.enqueue(nullptr, [=] {
-      std::fill(P, P + Count, Value);
-      return Error::success();
-    });
-    return C.getDefaultStream().synchronize();
-  });
-}
+extern "C" CUresult cuStreamCreateWithPriority(CUstream_st **Stream,
+                                               unsigned Flags, int Priority);
 
 PTXJIT_CUDA_API CUresult cuStreamCreate(CUstream_st **Stream, unsigned Flags) {
-  if (!Stream)
-    return CUDA_ERROR_INVALID_VALUE;
-  return withContext([&](device::Context &C) -> Error {
-    Expected<device::Stream &> S =
-        C.createStream(Flags & 1 ? device::StreamKind::NonBlocking
-                                 : device::StreamKind::Blocking);
-    if (!S)
-      return S.takeError();
-    *Stream = new CUstream_st{&*S, Flags, 0};
-    return Error::success();
-  });
+  return cuStreamCreateWithPriority(Stream, Flags, 0);
 }
 
 PTXJIT_CUDA_API CUresult cuStreamSynchronize(CUstream_st *Stream) {
@@ -600,6 +654,8 @@ PTXJIT_CUDA_API CUresult cuGetErrorName(CUresult E, const char **Name) {
                {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"},
                {702, "CUDA_ERROR_LAUNCH_TIMEOUT"},
                {710, "CUDA_ERROR_ASSERT"},
+               {712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"},
+               {713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"},
                {715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"},
                {716, "CUDA_ERROR_MISALIGNED_ADDRESS"},
                {719, "CUDA_ERROR_LAUNCH_FAILED"},
@@ -667,6 +723,53 @@ PTXJIT_CUDA_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(
   if (!F)
     return CUDA_ERROR_INVALID_HANDLE;
   *NumBlocks = getOccupancy(F->getAttributes(), BlockSize, DynamicShared);
+  return CUDA_SUCCESS;
+}
+
+/// The block size that keeps the most threads of F resident on a
+/// multiprocessor (the largest such, multiples of 32 up to Limit), and the
+/// grid that fills the device with it. The dynamic shared memory per block
+/// is Shared, or ToShared(block size) when given.
+PTXJIT_CUDA_API CUresult cuOccupancyMaxPotentialBlockSize(
+    int *MinGridSize, int *BlockSize, CUfunction F, size_t (*ToShared)(int),
+    size_t Shared, int Limit) {
+  if (!MinGridSize || !BlockSize || Limit < 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!F)
+    return CUDA_ERROR_INVALID_HANDLE;
+  const device::KernelAttributes &A = F->getAttributes();
+  int Max = int(A.MaxThreadsPerBlock);
+  if (Limit)
+    Max = std::min(Max, Limit);
+  int Best = 0, BestThreads = 0, BestBlocks = 0;
+  for (int Size = (Max + 31) / 32 * 32; Size > 0; Size -= 32) {
+    int Threads = std::min(Size, Max);
+    int Blocks =
+        getOccupancy(A, Threads, ToShared ? ToShared(Threads) : Shared);
+    if (Blocks * Threads > BestThreads) {
+      Best = Threads;
+      BestThreads = Blocks * Threads;
+      BestBlocks = Blocks;
+    }
+  }
+  cudaDeviceProp P;
+  getDeviceProperties(P);
+  *BlockSize = Best;
+  *MinGridSize = BestBlocks * P.multiProcessorCount;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuFuncGetName(const char **Name, CUfunction F) {
+  if (!Name)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!F)
+    return CUDA_ERROR_INVALID_HANDLE;
+  // Kernels name themselves by a piece of their module's text: a copy ends
+  // the string, kept for the process, each name once.
+  static std::mutex Lock;
+  static StringSet<> *Names = new StringSet<>;
+  std::lock_guard<std::mutex> G(Lock);
+  *Name = Names->insert(F->getName()).first->getKeyData();
   return CUDA_SUCCESS;
 }
 

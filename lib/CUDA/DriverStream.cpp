@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Capture.h"
+#include "DeviceProperties.h"
 #include "DriverAPI.h"
+#include "Graph.h"
 
 using namespace llvm;
 using namespace ptxjit;
@@ -159,4 +161,63 @@ PTXJIT_CUDA_API CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr Dst, CUdeviceptr Src,
                                               size_t Bytes,
                                               CUstream_st *Stream) {
   return copyAsync(ptr(Dst), ptr(Src), Bytes, Stream);
+}
+
+PTXJIT_CUDA_API CUresult cuEventElapsedTime_v2(float *Ms, CUevent_st *Start,
+                                               CUevent_st *End) {
+  if (!Ms)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (!Start || !End)
+    return CUDA_ERROR_INVALID_HANDLE;
+  if (Error E = joinErrors(checkEventUse(*Start), checkEventUse(*End)))
+    return toResult(std::move(E));
+  switch (getElapsedTime(*Start, *End, *Ms)) {
+  case ElapsedTime::Measured:
+    return CUDA_SUCCESS;
+  case ElapsedTime::NotReady:
+    return CUresult(device::ErrorCode::NotReady);
+  case ElapsedTime::Invalid:
+    break;
+  }
+  return CUDA_ERROR_INVALID_HANDLE;
+}
+
+PTXJIT_CUDA_API CUresult cuEventElapsedTime(float *Ms, CUevent_st *Start,
+                                            CUevent_st *End) {
+  return cuEventElapsedTime_v2(Ms, Start, End);
+}
+
+PTXJIT_CUDA_API CUresult cuStreamCreateWithPriority(CUstream_st **Stream,
+                                                    unsigned Flags,
+                                                    int Priority) {
+  if (!Stream || (Flags & ~1u))
+    return CUDA_ERROR_INVALID_VALUE;
+  // Priorities out of the device's range are clamped into it, as CUDA does.
+  Priority = std::clamp(Priority, GreatestStreamPriority, LeastStreamPriority);
+  return withContext([&](device::Context &C) -> Error {
+    Expected<device::Stream &> S =
+        C.createStream(Flags & 1 ? device::StreamKind::NonBlocking
+                                 : device::StreamKind::Blocking,
+                       Priority);
+    if (!S)
+      return S.takeError();
+    *Stream = new CUstream_st{&*S, Flags, Priority};
+    return Error::success();
+  });
+}
+
+PTXJIT_CUDA_API CUresult cuStreamGetFlags(CUstream_st *Stream,
+                                          unsigned *Flags) {
+  if (!Flags)
+    return CUDA_ERROR_INVALID_VALUE;
+  *Flags = RuntimeState::get().toStream(Stream) ? Stream->Flags : 0;
+  return CUDA_SUCCESS;
+}
+
+PTXJIT_CUDA_API CUresult cuStreamGetPriority(CUstream_st *Stream,
+                                             int *Priority) {
+  if (!Priority)
+    return CUDA_ERROR_INVALID_VALUE;
+  *Priority = RuntimeState::get().toStream(Stream) ? Stream->Priority : 0;
+  return CUDA_SUCCESS;
 }

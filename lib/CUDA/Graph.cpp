@@ -274,6 +274,20 @@ void cuda::waitForEvent(device::Context &C, device::Stream *S, CUevent_st &Ev) {
     C.enqueueWait(S, *Recorded, Ticket);
 }
 
+ElapsedTime cuda::getElapsedTime(const CUevent_st &Start, const CUevent_st &End,
+                                 float &Ms) {
+  const unsigned DisableTiming = 0x2; // cudaEventDisableTiming
+  if (((Start.Flags | End.Flags) & DisableTiming) || !Start.Recorded ||
+      !End.Recorded)
+    return ElapsedTime::Invalid;
+  if ((Start.S && !Start.S->isComplete(Start.Ticket)) ||
+      (End.S && !End.S->isComplete(End.Ticket)))
+    return ElapsedTime::NotReady;
+  std::chrono::duration<float, std::milli> D = End.When - Start.When;
+  Ms = D.count();
+  return ElapsedTime::Measured;
+}
+
 // Executable graphs.
 
 /// Orders G's nodes after their dependencies (Kahn's algorithm, ties in
@@ -372,7 +386,7 @@ static void copyRows(const cudaMemcpy3DParms &P) {
                    X.width);
 }
 
-static void setRows(const cudaMemsetParams &P) {
+void cuda::setRows(const cudaMemsetParams &P) {
   size_t Height = std::max<size_t>(P.height, 1);
   for (size_t Y = 0; Y != Height; ++Y) {
     char *Row = static_cast<char *>(P.dst) + Y * P.pitch;

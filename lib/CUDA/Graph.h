@@ -165,6 +165,8 @@ llvm::Expected<CopyNode> makeCopyNode(const cudaMemcpy3DParms &P);
 llvm::Expected<CopyNode> makeCopyNode1D(void *Dst, const void *Src,
                                         size_t Count, int Kind);
 llvm::Expected<SetNode> makeSetNode(const cudaMemsetParams &P);
+/// Runs a memset of P (checked by makeSetNode): rows of elements.
+void setRows(const cudaMemsetParams &P);
 llvm::Expected<HostNode> makeHostNode(const cudaHostNodeParams &P);
 
 // Executable graphs.
@@ -197,6 +199,12 @@ llvm::Error printDot(const CUgraph_st &G, llvm::StringRef Path);
 void recordEvent(device::Context &C, CUevent_st &Ev, device::Stream *S);
 /// Makes S wait for Ev's last record, if any.
 void waitForEvent(device::Context &C, device::Stream *S, CUevent_st &Ev);
+enum class ElapsedTime { Measured, NotReady, Invalid };
+/// The milliseconds from Start's record to End's (cudaEventElapsedTime,
+/// cuEventElapsedTime): Invalid if either was made without timing or never
+/// recorded, NotReady if either has not happened yet.
+ElapsedTime getElapsedTime(const CUevent_st &Start, const CUevent_st &End,
+                           float &Ms);
 
 } // namespace cuda
 } // namespace ptxjit

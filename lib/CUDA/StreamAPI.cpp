@@ -18,7 +18,6 @@ using namespace ptxjit;
 using namespace ptxjit::cuda;
 
 static constexpr unsigned StreamNonBlocking = 0x1;
-static constexpr unsigned EventDisableTiming = 0x2;
 
 PTXJIT_CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *Out,
                                                            unsigned Flags,
@@ -238,16 +237,15 @@ PTXJIT_CUDART_API cudaError_t cudaEventElapsedTime(float *Ms, cudaEvent_t Start,
     return setLastError(cudaErrorInvalidValue);
   if (Error E = joinErrors(checkEventUse(*Start), checkEventUse(*End)))
     return setLastError(std::move(E));
-  if ((Start->Flags | End->Flags) & EventDisableTiming)
-    return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
-  if (!Start->Recorded || !End->Recorded)
-    return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
-  if ((Start->S && !Start->S->isComplete(Start->Ticket)) ||
-      (End->S && !End->S->isComplete(End->Ticket)))
+  switch (getElapsedTime(*Start, *End, *Ms)) {
+  case ElapsedTime::Measured:
+    return cudaSuccess;
+  case ElapsedTime::NotReady:
     return setLastError(cudaErrorNotReady);
-  std::chrono::duration<float, std::milli> D = End->When - Start->When;
-  *Ms = D.count();
-  return cudaSuccess;
+  case ElapsedTime::Invalid:
+    break;
+  }
+  return setLastError(cudaError_t(device::ErrorCode::InvalidResourceHandle));
 }
 
 PTXJIT_CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t Stream,
