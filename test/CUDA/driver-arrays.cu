@@ -23,6 +23,7 @@
 // RUN: %nvcc -ptx %S/Inputs/driver-arrays-kernels.cu -o %t.ptx
 // RUN: %nvcc %s -o %t -lcuda
 // RUN: ptx-jit exec %t %t.ptx | FileCheck %s
+// clang-format off
 // CHECK: descriptor: 5 x 3, format 0x20, 1 channel
 // CHECK-NEXT: runtime sees: 5 x 3 x 0, 32-bit float
 // CHECK-NEXT: 2d: 0 1 2 3 4 10 11 12 13 14 20 21 22 23 24
@@ -34,10 +35,10 @@
 // CHECK-NEXT: surface: 0 1 2 3 1000 1001 1002 1003
 // CHECK-NEXT: mipmap: level 1 is 2 x 2, level 3: CUDA_ERROR_INVALID_VALUE
 // CHECK-NEXT: surface without SURFACE_LDST: CUDA_ERROR_INVALID_VALUE
-// CHECK-NEXT: past the end: CUDA_ERROR_INVALID_VALUE, HtoA on 2D:
-// CUDA_ERROR_INVALID_VALUE CHECK-NEXT: 3 channels: CUDA_ERROR_INVALID_VALUE,
-// destroyed twice: CUDA_ERROR_INVALID_HANDLE CHECK-NEXT: no file:
-// CUDA_ERROR_FILE_NOT_FOUND
+// CHECK-NEXT: past the end: CUDA_ERROR_INVALID_VALUE, HtoA on 2D: CUDA_ERROR_INVALID_VALUE
+// CHECK-NEXT: 3 channels: CUDA_ERROR_INVALID_VALUE, destroyed twice: CUDA_ERROR_INVALID_HANDLE
+// CHECK-NEXT: no file: CUDA_ERROR_FILE_NOT_FOUND
+// clang-format on
 #include <cstdio>
 #include <cstring>
 #include <cuda.h>

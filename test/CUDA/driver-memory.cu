@@ -13,21 +13,21 @@
 //   (greatest), so a requested -10 is clamped to -5.
 // REQUIRES: nvcc
 // RUN: %nvcc %s -o %t -lcuda && ptx-jit exec %t | FileCheck %s
+// clang-format off
 // CHECK: host memory: 0 3 6 9 12 15 18 21, same address: 1
-// CHECK-NEXT: registered: runtime type 1, cudaFreeHost cudaErrorInvalidValue,
-// unregister CUDA_SUCCESS, again CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED
-// CHECK-NEXT: cudaHostUnregister of allocated memory:
-// cudaErrorHostMemoryNotRegistered, cuMemFreeHost CUDA_SUCCESS, again
-// CUDA_ERROR_INVALID_VALUE CHECK-NEXT: managed: 10 11 12 13 14 15 16 17,
-// runtime type 3, flags 0: CUDA_ERROR_INVALID_VALUE CHECK-NEXT: range: base 1,
-// size 256 CHECK-NEXT: d16: beef beef beef beef 0000 CHECK-NEXT: d2d32: 7 7 7 0
-// 0 0 0 0 7 7 7 0 0 0 0 0 CHECK-NEXT: d8async: 5a 5a 5a 00, misaligned d32:
-// CUDA_ERROR_INVALID_VALUE CHECK-NEXT: cuMemcpy: 1 2 3 4 CHECK-NEXT: device 0,
-// sm 8.0, pci {{[0-9a-f]{8}:[0-9a-f]{2}:[0-9a-f]{2}\.0}}, peer 0 CHECK-NEXT:
-// priorities 0 to -5, stream priority -5, flags 1 CHECK-NEXT: elapsed >= 0: 1,
-// untimed: CUDA_ERROR_INVALID_HANDLE, unrecorded: CUDA_ERROR_INVALID_HANDLE
-// CHECK-NEXT: name fill, block size a multiple of 32 in (0, 1024]: 1, grid > 0:
-// 1
+// CHECK-NEXT: registered: runtime type 1, cudaFreeHost cudaErrorInvalidValue, unregister CUDA_SUCCESS, again CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED
+// CHECK-NEXT: cudaHostUnregister of allocated memory: cudaErrorHostMemoryNotRegistered, cuMemFreeHost CUDA_SUCCESS, again CUDA_ERROR_INVALID_VALUE
+// CHECK-NEXT: managed: 10 11 12 13 14 15 16 17, runtime type 3, flags 0: CUDA_ERROR_INVALID_VALUE
+// CHECK-NEXT: range: base 1, size 256
+// CHECK-NEXT: d16: beef beef beef beef 0000
+// CHECK-NEXT: d2d32: 7 7 7 0 0 0 0 0 7 7 7 0 0 0 0 0
+// CHECK-NEXT: d8async: 5a 5a 5a 00, misaligned d32: CUDA_ERROR_INVALID_VALUE
+// CHECK-NEXT: cuMemcpy: 1 2 3 4
+// CHECK-NEXT: device 0, sm 8.0, pci {{[0-9a-f]{8}:[0-9a-f]{2}:[0-9a-f]{2}\.0}}, peer 0
+// CHECK-NEXT: priorities 0 to -5, stream priority -5, flags 1
+// CHECK-NEXT: elapsed >= 0: 1, untimed: CUDA_ERROR_INVALID_HANDLE, unrecorded: CUDA_ERROR_INVALID_HANDLE
+// CHECK-NEXT: name fill, block size a multiple of 32 in (0, 1024]: 1, grid > 0: 1
+// clang-format on
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>

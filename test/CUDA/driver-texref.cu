@@ -21,21 +21,19 @@
 // CHECK-NEXT: linear: 0.5500 0.4000 0.3500
 // CHECK-NEXT: integer: 102 255
 // CHECK-NEXT: wrap: 0.2000 0.0000
-// CHECK-NEXT: missing: CUDA_ERROR_NOT_FOUND, surfref as texref:
-// CUDA_ERROR_NOT_FOUND The same image in a CUDA array (cuTexRefSetArray)
-// samples the same; a surface reference bound to an array (cuSurfRefSetArray)
-// writes 1000 * y + x at (x, y) of 4 x 2 ints; binding needs an array made for
+// clang-format off
+// CHECK-NEXT: missing: CUDA_ERROR_NOT_FOUND, surfref as texref: CUDA_ERROR_NOT_FOUND
+// The same image in a CUDA array (cuTexRefSetArray) samples the same; a
+// surface reference bound to an array (cuSurfRefSetArray) writes
+// 1000 * y + x at (x, y) of 4 x 2 ints; binding needs an array made for
 // surfaces and CU_TRSA_OVERRIDE_FORMAT.
 // CHECK-NEXT: array linear: 0.5500 0.4000 0.3500
 // CHECK-NEXT: surfref: 0 1 2 3 1000 1001 1002 1003
-// CHECK-NEXT: no SURFACE_LDST: CUDA_ERROR_INVALID_VALUE, no override flag:
-// CUDA_ERROR_INVALID_VALUE, not an array: CUDA_ERROR_INVALID_HANDLE Memory that
-// is not device memory, or runs past its allocation, is refused (the 8-float
-// and 2x64-byte allocations above). CHECK-NEXT: host: CUDA_ERROR_INVALID_VALUE,
-// past the end: CUDA_ERROR_INVALID_VALUE CHECK-NEXT: 2D host:
-// CUDA_ERROR_INVALID_VALUE, 2D past the end: CUDA_ERROR_INVALID_VALUE, 2D
-// inside: CUDA_SUCCESS
-// clang-format off
+// CHECK-NEXT: no SURFACE_LDST: CUDA_ERROR_INVALID_VALUE, no override flag: CUDA_ERROR_INVALID_VALUE, not an array: CUDA_ERROR_INVALID_HANDLE
+// Memory that is not device memory, or runs past its allocation, is
+// refused (the 8-float and 2x64-byte allocations above).
+// CHECK-NEXT: host: CUDA_ERROR_INVALID_VALUE, past the end: CUDA_ERROR_INVALID_VALUE
+// CHECK-NEXT: 2D host: CUDA_ERROR_INVALID_VALUE, 2D past the end: CUDA_ERROR_INVALID_VALUE, 2D inside: CUDA_SUCCESS
 // clang-format on
 #include <cstdio>
 #include <cstring>
