@@ -77,6 +77,7 @@ std::string cache::encodeKernelEntry(const KernelLayout &L, StringRef Object) {
   W.u64(L.DynamicSharedOffset);
   W.u64(L.UsesCTABarriers);
   W.u64(L.PhaseStateSize);
+  W.u64(L.RunsWarpChains);
   W.u64(L.LocalBytesPerLane);
   W.dims(L.ReqNTid);
   W.dims(L.MaxNTid);
@@ -113,6 +114,7 @@ Expected<KernelEntry> cache::decodeKernelEntry(StringRef Payload) {
   L.DynamicSharedOffset = R.u64();
   L.UsesCTABarriers = R.u64() != 0;
   L.PhaseStateSize = R.u64();
+  L.RunsWarpChains = R.u64() != 0;
   L.LocalBytesPerLane = R.u64();
   R.dims(L.ReqNTid);
   R.dims(L.MaxNTid);

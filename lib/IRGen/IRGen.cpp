@@ -364,8 +364,18 @@ Expected<Function *> ModuleLowering::emitKernel(const ptx::Function &F) {
       Function::Create(Ty, GlobalValue::ExternalLinkage, F.Name + ".warp", LM);
   Fn->getArg(0)->setName("params");
   Fn->getArg(1)->setName("warp");
+  // The parameters are read-only for the kernel's run (their loads are
+  // invariant), and all of them may be read at once.
+  SmallVector<uint64_t, 8> Offsets;
+  if (uint64_t ParamBytes = ptx::layoutKernelParams(F, Offsets))
+    Fn->addParamAttr(0,
+                     Attribute::getWithDereferenceableBytes(Ctx, ParamBytes));
   if (Error E = lowerFunction(F, Fn))
     return std::move(E);
+  // Without CTA barriers no warp waits for another: one call may run them
+  // all.
+  if (!UsesBarriers)
+    RunsWarpChains = irgen::makeWarpChain(*Fn, WarpCtxTy);
   while (!Pending.empty()) {
     const ptx::Function *DF = Pending.back();
     Pending.pop_back();
@@ -457,6 +467,7 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   Layout.DynamicSharedOffset = alignTo(ML.StaticSharedSize, 16);
   Layout.UsesCTABarriers = ML.UsesBarriers;
   Layout.PhaseStateSize = ML.PhaseStateSize;
+  Layout.RunsWarpChains = ML.RunsWarpChains;
   Layout.LocalBytesPerLane = ML.LocalBytesPerLane;
   for (unsigned D = 0; D != 3; ++D) {
     Layout.ReqNTid[D] = D < F->NumReqNTid ? F->ReqNTid[D]

@@ -62,6 +62,8 @@ public:
   /// other warps write: if those barriers allow, the kernel's CTAs may run
   /// in phases (Phases.cpp).
   bool MayRunInPhases = false;
+  /// The kernel's warp function runs warp chains (makeWarpChain).
+  bool RunsWarpChains = false;
   /// KernelLayout::PhaseStateSize of the kernel, once lowered.
   uint64_t PhaseStateSize = 0;
   /// KernelLayout::LocalBytesPerLane: the .local frames of every function
@@ -458,6 +460,11 @@ bool isNarrowFloatConversion(const ptx::Instruction &I);
 llvm::Error lowerNarrowFloatConversion(FunctionLowering &FL,
                                        const ptx::Instruction &I);
 llvm::Error lowerMemory(FunctionLowering &FL, const ptx::Instruction &I);
+
+/// Makes kernel Fn run the chain of warps WarpContext::NextWarp links, one
+/// after another (KernelLayout::RunsWarpChains). False, leaving Fn as it
+/// was, when a warp needs stack beyond its entry block's allocas.
+bool makeWarpChain(llvm::Function &Fn, llvm::StructType *CtxTy);
 
 /// An atomic on the CTA's shared memory (not half precision).
 struct SharedAtomic {

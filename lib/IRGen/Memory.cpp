@@ -118,6 +118,11 @@ static Error lowerLoad(FunctionLowering &FL, const ptx::Instruction &I) {
       bool KernelParam = I.Space == StateSpace::Param && FL.F.IsEntry &&
                          !I.Operands[1].BaseIsRegister;
       V = FL.loadLanes(*A, Elt, Mask, KernelParam);
+      // Nothing writes a kernel's parameters while it runs: loads of them
+      // may move, out of the loop over a chain of warps too.
+      if (auto *L = dyn_cast<LoadInst>(V); L && KernelParam)
+        L->setMetadata(LLVMContext::MD_invariant_load,
+                       MDNode::get(B.getContext(), {}));
     }
     if (Error E = FL.write(D, V, T, ptx::isSigned(T)))
       return E;

@@ -392,6 +392,13 @@ public:
         Ctx.PhaseState = PhaseState.get() + W * PhaseBytes;
       CtxPtrs.push_back(&Ctx);
     }
+    // Without fibers, one call of the warp function runs the CTA's warps,
+    // each linked to the next; RunningWarp learns which one runs.
+    if (K.Layout.RunsWarpChains && !runsOnFibers(K.Layout))
+      for (unsigned W = 0; W != NumWarps; ++W) {
+        Slots[W].Ctx.NextWarp = W + 1 != NumWarps ? &Slots[W + 1].Ctx : nullptr;
+        Slots[W].Ctx.RunningWarp = &RunningWarp;
+      }
     if (C.Check) {
       Check = std::make_unique<runtime::CTACheck>(*C.Check, Scheduler, C.Block,
                                                   SharedBase, SharedSize);
@@ -554,6 +561,11 @@ private:
   Error runWarps(const uint32_t *Id) {
     if (!runsOnFibers(K.Layout)) {
       // No barriers: the warps run one after another, no fibers.
+      if (K.Layout.RunsWarpChains) {
+        RunningWarp = 0;
+        runWarpSlot(&Slots[0]);
+        return Error::success();
+      }
       for (unsigned W = 0; W != NumWarps; ++W) {
         RunningWarp = W;
         runWarpSlot(&Slots[W]);

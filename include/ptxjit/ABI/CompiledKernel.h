@@ -42,6 +42,9 @@ struct KernelLayout {
   /// (WarpContext::PhaseMode) instead of on fibers, each warp keeping this
   /// many bytes of state (WarpContext::PhaseState) across a barrier.
   uint64_t PhaseStateSize = 0;
+  /// The warp function runs the chain of warps WarpContext::NextWarp links
+  /// (kernels without CTA barriers): one call can run a CTA.
+  bool RunsWarpChains = false;
   /// The .local memory of the kernel and the functions it calls, per
   /// thread, added up (a bound for calls that do not recurse). Each warp's
   /// stack holds 32 copies: past what a worker thread's stack can spare,
