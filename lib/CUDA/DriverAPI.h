@@ -41,6 +41,10 @@ namespace ptxjit {
 namespace cuda {
 namespace driver {
 
+inline llvm::Error invalidValue(const llvm::Twine &Why) {
+  return device::makeDeviceError(device::ErrorCode::InvalidValue, Why);
+}
+
 /// Whether cuInit has been called.
 bool isDriverInitialized();
 

@@ -94,18 +94,6 @@ struct Copy {
   size_t Width, Height, Depth;
 };
 
-Error invalidValue(const Twine &Why) {
-  return device::makeDeviceError(device::ErrorCode::InvalidValue, Why);
-}
-
-Expected<runtime::TexelFormat> toFormat(unsigned Format, unsigned Channels) {
-  std::optional<runtime::TexelFormat> F = toTexelFormat(Format, Channels);
-  if (!F)
-    return invalidValue("array format " + Twine(Format) + " with " +
-                        Twine(Channels) + " channels");
-  return *F;
-}
-
 const void *memoryOf(const Side &S) {
   return S.MemoryType == MemoryTypeHost
              ? S.Host
@@ -255,7 +243,7 @@ CUresult createArray(void **Out, const CUDA_ARRAY3D_DESCRIPTOR &D) {
     return CUDA_ERROR_INVALID_VALUE;
   *Out = nullptr;
   return withContext([&](device::Context &C) -> Error {
-    Expected<runtime::TexelFormat> F = toFormat(D.Format, D.NumChannels);
+    Expected<runtime::TexelFormat> F = getTexelFormat(D.Format, D.NumChannels);
     if (!F)
       return F.takeError();
     Expected<ImageArray *> A =
@@ -321,7 +309,8 @@ PTXJIT_CUDA_API CUresult cuMipmappedArrayCreate(
     return CUDA_ERROR_INVALID_VALUE;
   *Out = nullptr;
   return withContext([&](device::Context &C) -> Error {
-    Expected<runtime::TexelFormat> F = toFormat(D->Format, D->NumChannels);
+    Expected<runtime::TexelFormat> F =
+        getTexelFormat(D->Format, D->NumChannels);
     if (!F)
       return F.takeError();
     Expected<MipmappedImageArray *> M = createMipmappedImageArray(

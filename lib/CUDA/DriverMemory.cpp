@@ -37,10 +37,6 @@ enum : unsigned {
 
 void *ptr(CUdeviceptr P) { return reinterpret_cast<void *>(uintptr_t(P)); }
 
-Error invalidValue(const Twine &Why) {
-  return device::makeDeviceError(device::ErrorCode::InvalidValue, Why);
-}
-
 /// Sets Height rows of Width elements of ElementSize bytes, Pitch bytes
 /// apart, to Value: synchronously, or on Stream (where a capture takes it).
 CUresult setRowsOf(CUdeviceptr Dst, size_t Pitch, unsigned Value,

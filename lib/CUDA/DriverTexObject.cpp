@@ -11,9 +11,8 @@
 #include "DriverAPI.h"
 #include "DriverTextures.h"
 #include "ImageArrays.h"
-#include "llvm/ADT/DenseMap.h"
+#include "ImageObjects.h"
 #include <cstring>
-#include <mutex>
 
 using namespace llvm;
 using namespace ptxjit;
@@ -65,35 +64,17 @@ struct CUDA_TEXTURE_DESC {
   int reserved[12];
 };
 
-/// The descriptors of the live objects.
-struct DriverObjects {
-  std::mutex Lock;
-  struct Descriptors {
-    CUDA_RESOURCE_DESC Res;
-    CUDA_TEXTURE_DESC Tex;
-    bool IsSurface;
-  };
-  DenseMap<uint64_t, Descriptors> ByHandle;
-  static DriverObjects &get() {
-    static DriverObjects *O = new DriverObjects;
-    return *O;
-  }
-};
+using DriverObjects = ImageObjects<CUDA_RESOURCE_DESC, CUDA_TEXTURE_DESC>;
+using Descriptors = DriverObjects::Descriptors;
 
-Error invalidValue(const Twine &Why) {
-  return device::makeDeviceError(device::ErrorCode::InvalidValue, Why);
+/// The objects of the process; never destroyed, like the arrays.
+DriverObjects &getObjects() {
+  static auto *Objects = new DriverObjects;
+  return *Objects;
 }
 
 Error notSupported(const Twine &Why) {
   return device::makeDeviceError(device::ErrorCode::NotSupported, Why);
-}
-
-Expected<runtime::TexelFormat> toFormat(unsigned Format, unsigned Channels) {
-  std::optional<runtime::TexelFormat> F = toTexelFormat(Format, Channels);
-  if (!F)
-    return invalidValue("array format " + Twine(Format) + " with " +
-                        Twine(Channels) + " channels");
-  return *F;
 }
 
 void *ptr(CUdeviceptr P) { return reinterpret_cast<void *>(uintptr_t(P)); }
@@ -118,14 +99,14 @@ Expected<runtime::ImageResource> toResource(device::Context &C,
   }
   case ResourceLinear: {
     const auto &L = D.res.linear;
-    Expected<runtime::TexelFormat> F = toFormat(L.format, L.numChannels);
+    Expected<runtime::TexelFormat> F = getTexelFormat(L.format, L.numChannels);
     if (!F)
       return F.takeError();
     return makeLinearResource(C, ptr(L.devPtr), *F, L.sizeInBytes);
   }
   case ResourcePitch2D: {
     const auto &P = D.res.pitch2D;
-    Expected<runtime::TexelFormat> F = toFormat(P.format, P.numChannels);
+    Expected<runtime::TexelFormat> F = getTexelFormat(P.format, P.numChannels);
     if (!F)
       return F.takeError();
     return makePitch2DResource(C, ptr(P.devPtr), *F, P.width, P.height,
@@ -182,51 +163,32 @@ Error createObject(device::Context &C, unsigned long long *Out,
     if (!S)
       return S.takeError();
     O.Sampler = *S;
-  } else if (Res->resType != ResourceArray ||
-             !(static_cast<const ImageArray *>(Res->res.array.hArray)->Flags &
-               ArraySurfaceLoadStore)) {
-    // (toResource has checked the array.)
-    return invalidValue(
-        "surfaces need an array made with CUDA_ARRAY3D_SURFACE_LDST");
   }
-  Expected<uint64_t> H = runtime::ImageObjectTable::get().create(O);
+  // (toResource has checked the array.)
+  const auto *Array =
+      Res->resType == ResourceArray
+          ? static_cast<const ImageArray *>(Res->res.array.hArray)
+          : nullptr;
+  Expected<uint64_t> H = getObjects().create(O, *Res, Tex, Array);
   if (!H)
-    return invalidValue(toString(H.takeError()));
-  DriverObjects &Objects = DriverObjects::get();
-  std::lock_guard<std::mutex> G(Objects.Lock);
-  DriverObjects::Descriptors &D = Objects.ByHandle[*H];
-  D.Res = *Res;
-  std::memset(&D.Tex, 0, sizeof D.Tex);
-  if (Tex)
-    D.Tex = *Tex;
-  D.IsSurface = !Tex;
+    return H.takeError();
   *Out = *H;
   return Error::success();
 }
 
-/// The descriptors object H was made from, or the error for a handle that
-/// is not a live object of this kind.
-Expected<DriverObjects::Descriptors> getDescriptors(uint64_t H,
-                                                    bool IsSurface) {
-  DriverObjects &Objects = DriverObjects::get();
-  std::lock_guard<std::mutex> G(Objects.Lock);
-  auto It = Objects.ByHandle.find(H);
-  if (It == Objects.ByHandle.end() || It->second.IsSurface != IsSurface)
-    return device::makeDeviceError(device::ErrorCode::InvalidResourceHandle,
-                                   IsSurface ? "not a surface object"
-                                             : "not a texture object");
-  return It->second;
+/// The descriptors of live object H of the kind, or the error for a handle
+/// that is not one.
+Expected<Descriptors> getDescriptors(uint64_t H, bool IsSurface) {
+  if (std::optional<Descriptors> D = getObjects().get(H, IsSurface))
+    return *D;
+  return device::makeDeviceError(device::ErrorCode::InvalidResourceHandle,
+                                 IsSurface ? "not a surface object"
+                                           : "not a texture object");
 }
 
 CUresult destroyObject(uint64_t H, bool IsSurface) {
-  DriverObjects &Objects = DriverObjects::get();
-  std::lock_guard<std::mutex> G(Objects.Lock);
-  auto It = Objects.ByHandle.find(H);
-  if (It == Objects.ByHandle.end() || It->second.IsSurface != IsSurface)
-    return CUDA_ERROR_INVALID_HANDLE;
-  Objects.ByHandle.erase(It);
-  runtime::ImageObjectTable::get().destroy(H);
-  return CUDA_SUCCESS;
+  return getObjects().destroy(H, IsSurface) ? CUDA_SUCCESS
+                                            : CUDA_ERROR_INVALID_HANDLE;
 }
 
 } // namespace
@@ -252,7 +214,7 @@ PTXJIT_CUDA_API CUresult cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *Res,
                                                     unsigned long long Tex) {
   if (!Res)
     return CUDA_ERROR_INVALID_VALUE;
-  Expected<DriverObjects::Descriptors> D = getDescriptors(Tex, false);
+  Expected<Descriptors> D = getDescriptors(Tex, false);
   if (!D)
     return toResult(D.takeError());
   *Res = D->Res;
@@ -263,7 +225,7 @@ PTXJIT_CUDA_API CUresult cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *TexDesc,
                                                    unsigned long long Tex) {
   if (!TexDesc)
     return CUDA_ERROR_INVALID_VALUE;
-  Expected<DriverObjects::Descriptors> D = getDescriptors(Tex, false);
+  Expected<Descriptors> D = getDescriptors(Tex, false);
   if (!D)
     return toResult(D.takeError());
   *TexDesc = D->Tex;
@@ -284,7 +246,7 @@ PTXJIT_CUDA_API CUresult cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *Res,
                                                      unsigned long long Surf) {
   if (!Res)
     return CUDA_ERROR_INVALID_VALUE;
-  Expected<DriverObjects::Descriptors> D = getDescriptors(Surf, true);
+  Expected<Descriptors> D = getDescriptors(Surf, true);
   if (!D)
     return toResult(D.takeError());
   *Res = D->Res;

@@ -1,7 +1,9 @@
 //===- DriverTextures.cpp - The driver API's texel formats ----------------===//
 
 #include "DriverTextures.h"
+#include "ptxjit/Device/DeviceError.h"
 
+using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::runtime;
 using namespace ptxjit::cuda;
@@ -36,6 +38,16 @@ std::optional<TexelFormat> driver::toTexelFormat(unsigned Format,
       : Format == FormatU16 || Format == FormatS16 || Format == FormatHalf ? 16
                                                                            : 32;
   return F;
+}
+
+Expected<TexelFormat> driver::getTexelFormat(unsigned Format,
+                                             unsigned Channels) {
+  std::optional<TexelFormat> F = toTexelFormat(Format, Channels);
+  if (!F)
+    return device::makeDeviceError(device::ErrorCode::InvalidValue,
+                                   "array format " + Twine(Format) + " with " +
+                                       Twine(Channels) + " channels");
+  return *F;
 }
 
 unsigned driver::toArrayFormat(const TexelFormat &F) {

@@ -9,6 +9,7 @@
 #define PTXJIT_LIB_CUDA_DRIVERTEXTURES_H
 
 #include "ptxjit/Runtime/Textures.h"
+#include "llvm/Support/Error.h"
 #include <optional>
 
 namespace ptxjit {
@@ -40,6 +41,9 @@ enum : unsigned {
 /// channels); none for the formats this library does not have.
 std::optional<runtime::TexelFormat> toTexelFormat(unsigned Format,
                                                   unsigned Channels);
+/// toTexelFormat, or InvalidValue naming what does not exist.
+llvm::Expected<runtime::TexelFormat> getTexelFormat(unsigned Format,
+                                                    unsigned Channels);
 /// The CUarray_format of F's channels.
 unsigned toArrayFormat(const runtime::TexelFormat &F);
 

@@ -16,10 +16,9 @@
 
 #include "APIHelpers.h"
 #include "ImageArrays.h"
+#include "ImageObjects.h"
 #include "ptxjit/Runtime/Textures.h"
-#include "llvm/ADT/DenseMap.h"
 #include <cstring>
-#include <mutex>
 
 using namespace llvm;
 using namespace ptxjit;
@@ -29,22 +28,11 @@ extern "C" cudaError_t cudaMalloc(void **Ptr, size_t Size); // MemoryAPI.cpp
 
 namespace {
 
-/// The descriptors of the live objects of the process.
-struct TextureState {
-  std::mutex Lock;
-  struct Descriptors {
-    cudaResourceDesc Res;
-    cudaTextureDesc Tex;
-    bool IsSurface;
-  };
-  DenseMap<uint64_t, Descriptors> Objects;
-
-  /// Never destroyed, like the arrays (ImageArrays.cpp).
-  static TextureState &get() {
-    static TextureState *S = new TextureState;
-    return *S;
-  }
-};
+/// The objects of the process; never destroyed, like the arrays.
+ImageObjects<cudaResourceDesc, cudaTextureDesc> &getObjects() {
+  static auto *Objects = new ImageObjects<cudaResourceDesc, cudaTextureDesc>;
+  return *Objects;
+}
 
 Error notSupported(const Twine &Why) {
   return device::makeDeviceError(device::ErrorCode::NotSupported, Why);
@@ -257,52 +245,35 @@ Error createObject(device::Context &C, unsigned long long *Out,
     if (!S)
       return S.takeError();
     O.Sampler = *S;
-  } else if (Res->resType != cudaResourceTypeArray ||
-             !(reinterpret_cast<const ImageArray *>(Res->res.array.array)
-                   ->Flags &
-               cudaArraySurfaceLoadStore)) {
-    // (toResource has checked the array.)
-    return invalidValue(
-        "surfaces need an array made with cudaArraySurfaceLoadStore");
   }
-  Expected<uint64_t> H = runtime::ImageObjectTable::get().create(O);
+  // (toResource has checked the array.)
+  const auto *Array =
+      Res->resType == cudaResourceTypeArray
+          ? reinterpret_cast<const ImageArray *>(Res->res.array.array)
+          : nullptr;
+  Expected<uint64_t> H = getObjects().create(O, *Res, Tex, Array);
   if (!H)
-    return invalidValue(toString(H.takeError()));
-  TextureState &State = TextureState::get();
-  std::lock_guard<std::mutex> G(State.Lock);
-  TextureState::Descriptors &D = State.Objects[*H];
-  D.Res = *Res;
-  std::memset(&D.Tex, 0, sizeof D.Tex);
-  if (Tex)
-    D.Tex = *Tex;
-  D.IsSurface = !Tex;
+    return H.takeError();
   *Out = *H;
   return Error::success();
 }
 
 Error destroyObject(uint64_t H, bool IsSurface) {
-  if (!H)
+  if (!H || getObjects().destroy(H, IsSurface))
     return Error::success();
-  TextureState &State = TextureState::get();
-  std::lock_guard<std::mutex> G(State.Lock);
-  auto It = State.Objects.find(H);
-  if (It == State.Objects.end() || It->second.IsSurface != IsSurface)
-    return invalidValue(IsSurface ? "not a surface object"
-                                  : "not a texture object");
-  State.Objects.erase(It);
-  runtime::ImageObjectTable::get().destroy(H);
-  return Error::success();
+  return invalidValue(IsSurface ? "not a surface object"
+                                : "not a texture object");
 }
 
+using Descriptors =
+    ImageObjects<cudaResourceDesc, cudaTextureDesc>::Descriptors;
+
 /// The descriptors object H was made from.
-Expected<TextureState::Descriptors> getDescriptors(uint64_t H, bool IsSurface) {
-  TextureState &State = TextureState::get();
-  std::lock_guard<std::mutex> G(State.Lock);
-  auto It = State.Objects.find(H);
-  if (It == State.Objects.end() || It->second.IsSurface != IsSurface)
-    return invalidValue(IsSurface ? "not a surface object"
-                                  : "not a texture object");
-  return It->second;
+Expected<Descriptors> getDescriptors(uint64_t H, bool IsSurface) {
+  if (std::optional<Descriptors> D = getObjects().get(H, IsSurface))
+    return *D;
+  return invalidValue(IsSurface ? "not a surface object"
+                                : "not a texture object");
 }
 
 /// For the calls that need no context.
@@ -492,7 +463,7 @@ PTXJIT_CUDART_API cudaError_t
 cudaGetTextureObjectResourceDesc(cudaResourceDesc *Res, cudaTextureObject_t T) {
   if (!Res)
     return setLastError(cudaErrorInvalidValue);
-  Expected<TextureState::Descriptors> D = getDescriptors(T, false);
+  Expected<Descriptors> D = getDescriptors(T, false);
   if (!D)
     return result(D.takeError());
   *Res = D->Res;
@@ -503,7 +474,7 @@ PTXJIT_CUDART_API cudaError_t
 cudaGetTextureObjectTextureDesc(cudaTextureDesc *Tex, cudaTextureObject_t T) {
   if (!Tex)
     return setLastError(cudaErrorInvalidValue);
-  Expected<TextureState::Descriptors> D = getDescriptors(T, false);
+  Expected<Descriptors> D = getDescriptors(T, false);
   if (!D)
     return result(D.takeError());
   *Tex = D->Tex;
@@ -524,7 +495,7 @@ PTXJIT_CUDART_API cudaError_t
 cudaGetSurfaceObjectResourceDesc(cudaResourceDesc *Res, cudaSurfaceObject_t S) {
   if (!Res)
     return setLastError(cudaErrorInvalidValue);
-  Expected<TextureState::Descriptors> D = getDescriptors(S, true);
+  Expected<Descriptors> D = getDescriptors(S, true);
   if (!D)
     return result(D.takeError());
   *Res = D->Res;
