@@ -313,5 +313,6 @@ int main(int argc, char **argv) {
          name(cuArrayCreate(&unused, &three)), name(cuArrayDestroy(arr2d)));
   CUmodule none;
   printf("no file: %s\n", name(cuModuleLoad(&none, "/nonexistent.ptx")));
+  CHECK(cuStreamDestroy(stream));
   return 0;
 }

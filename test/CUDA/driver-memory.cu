@@ -206,5 +206,8 @@ int main() {
          "%d\n",
          fname, blockSize > 0 && blockSize <= 1024 && blockSize % 32 == 0,
          minGrid > 0);
+  for (CUevent E : {start, end, untimed, never})
+    CHECK(cuEventDestroy(E));
+  CHECK(cuStreamDestroy(stream));
   return 0;
 }
