@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -313,10 +314,12 @@ FunctionLowering::Register *FunctionLowering::findRegister(StringRef Name) {
 }
 
 Value *FunctionLowering::loadRegister(const Register &R) {
+  Value *V = B.CreateLoad(R.Slot->getAllocatedType(), R.Slot);
+  return R.Sh.Kind == Shape::Affine ? unpackAffine(R, V) : V;
+}
+
+Value *FunctionLowering::unpackAffine(const Register &R, Value *V) {
   Type *SlotTy = R.Slot->getAllocatedType();
-  Value *V = B.CreateLoad(SlotTy, R.Slot);
-  if (R.Sh.Kind != Shape::Affine)
-    return V;
   // Lane L holds Base[L / Segment] + (L % Segment) * Stride.
   unsigned Seg = R.Sh.Segment;
   Type *Elt = SlotTy->getScalarType();
@@ -717,6 +720,51 @@ void FunctionLowering::nameAfterRegister(Value *V, StringRef Reg) {
   I->setName(N ? Base + "." + Twine(N) : Twine(Base));
 }
 
+bool FunctionLowering::mayWrapWhenWidened(const ptx::Instruction &I) const {
+  auto Narrow = [&](unsigned N) {
+    return N < I.Operands.size() &&
+           !UI.getOperand(I.Operands[N]).widensExactly();
+  };
+  if (I.Op == Opcode::Cvt)
+    return ptx::isInteger(I.getType()) && ptx::isInteger(I.getType(1)) &&
+           ptx::getBitWidth(I.getType()) > ptx::getBitWidth(I.getType(1)) &&
+           Narrow(1);
+  if (I.Op == Opcode::Mul || I.Op == Opcode::Mad)
+    return I.hasModifier(ptx::Modifier::Wide) && (Narrow(1) || Narrow(2));
+  return false;
+}
+
+void FunctionLowering::checkAffineWrap(const Register &R, Value *Exact) {
+  if (!Exact->getType()->isVectorTy())
+    return;
+  // A run of Seg lanes spans less than the narrow type's range, so it
+  // wraps at most once, and then its last lane is not where the step from
+  // its first one leads (it is 2^bits away). Scalars: cheap, per segment.
+  unsigned Seg = R.Sh.segment();
+  Type *Elt = Exact->getType()->getScalarType();
+  Value *Span = ConstantInt::get(Elt, uint64_t(R.Sh.Stride * (Seg - 1)));
+  Value *Wraps = B.getFalse();
+  for (unsigned First = 0; First != Lanes; First += Seg) {
+    Value *Diff = B.CreateSub(extractLane(Exact, First + Seg - 1),
+                              extractLane(Exact, First));
+    Wraps = B.CreateOr(Wraps, B.CreateICmpNE(Diff, Span));
+  }
+  BasicBlock *Stop = BasicBlock::Create(ML.Ctx, "affine.wrap", Fn);
+  BasicBlock *Ok = BasicBlock::Create(ML.Ctx, "affine.ok", Fn);
+  B.CreateCondBr(Wraps, Stop, Ok,
+                 MDBuilder(ML.Ctx).createUnlikelyBranchWeights());
+  B.SetInsertPoint(Stop);
+  // The lanes that left their run's first lane's step.
+  Value *Bad = B.CreateAnd(
+      B.CreateBitCast(
+          B.CreateICmpNE(Exact, unpackAffine(R, packRegister(R, Exact))),
+          B.getInt32Ty()),
+      InstMask);
+  setStatus(WS_AffineWrap, Bad, nullptr);
+  B.CreateBr(StopBB);
+  B.SetInsertPoint(Ok);
+}
+
 Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
                               bool Signed) {
   if (Dst.Kind == Operand::Sink)
@@ -736,6 +784,8 @@ Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
                                      {InstMask, B.getTrue()});
     V = B.CreateExtractElement(V, B.CreateAnd(First, B.getInt32(31)));
   }
+  if (R->Sh.Kind == Shape::Affine && CurInst && mayWrapWhenWidened(*CurInst))
+    checkAffineWrap(*R, V);
   V = packRegister(*R, V);
   Value *Old = B.CreateLoad(SlotTy, R->Slot);
   if (!R->Sh.isVarying()) {

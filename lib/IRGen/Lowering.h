@@ -245,6 +245,15 @@ private:
   llvm::Value *loadRegister(const Register &R);
   /// What R's slot holds for the value V (a scalar or <32 x T>).
   llvm::Value *packRegister(const Register &R, llvm::Value *V);
+  /// The lanes of affine register R from the segment bases Packed.
+  llvm::Value *unpackAffine(const Register &R, llvm::Value *Packed);
+  /// Whether I widens an affine value that may wrap in the narrow type
+  /// (Shape::widensExactly): its result's lanes must be checked.
+  bool mayWrapWhenWidened(const ptx::Instruction &I) const;
+  /// Stops the warp (WS_AffineWrap) if a run of lanes of Exact, the value
+  /// for affine register R, wrapped around: R's bases and step would not
+  /// give it back.
+  void checkAffineWrap(const Register &R, llvm::Value *Exact);
   /// True if a device function of the module has isspacep: the kernel
   /// then records where its stack frame ends (WCF_LocalStackTop).
   bool calleesTestLocalSpace() const;

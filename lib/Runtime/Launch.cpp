@@ -645,6 +645,14 @@ private:
                   "waited at block {2}, which was compiled for a converged "
                   "warp only; please report this kernel",
                   Where, lanesText(Ctx.StatusLanes), Ctx.StatusAux));
+    case WS_AffineWrap:
+      return makeLaunchError(
+          LaunchFailure::NotSupported,
+          formatv("in {0}, lanes {1}: consecutive values of the warp wrap "
+                  "around their integer range where they are widened (line "
+                  "{2}); ptx-jit keeps such values as a base and a step and "
+                  "cannot represent them: please report this kernel",
+                  Where, lanesText(Ctx.StatusLanes), Ctx.StatusLine));
     case WS_Cancelled:
       return makeLaunchError(
           LaunchFailure::Cancelled,

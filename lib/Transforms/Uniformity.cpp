@@ -31,11 +31,16 @@ static int64_t wrapShl(int64_t A, unsigned K) {
   return int64_t(uint64_t(A) << K);
 }
 
+bool Shape::widensExactly() const {
+  return Kind != Affine || Stride == 0 ||
+         (AlignedBase && Stride > 0 && Stride * int64_t(segment() - 1) < 32);
+}
+
 Shape Shape::join(Shape O) const {
   if (Kind == Varying || O.Kind == Varying)
     return varying();
   if (Kind == Uniform && O.Kind == Uniform)
-    return uniform();
+    return uniform(AlignedBase && O.AlignedBase);
   // A uniform value is affine with stride 0 in 32-lane runs (any base).
   int64_t S1 = Kind == Uniform ? 0 : Stride,
           S2 = O.Kind == Uniform ? 0 : O.Stride;
@@ -43,8 +48,7 @@ Shape Shape::join(Shape O) const {
     return varying();
   // Affine in runs of 16 lanes holds for a value affine in runs of 32.
   return affine(S1, std::min(segment(), O.segment()),
-                Kind == Affine && O.Kind == Affine && AlignedBase &&
-                    O.AlignedBase);
+                AlignedBase && O.AlignedBase);
 }
 
 UniformityInfo::UniformityInfo(const ptx::Function &F, const PTXCFG &CFG,
@@ -95,8 +99,13 @@ Shape UniformityInfo::getSpecial(StringRef Name, char Component) const {
   if (Name == "%laneid")
     return Shape::affine(1, 32, /*Aligned=*/true);
   return StringSwitch<Shape>(Name)
-      .Cases({"%ntid", "%ctaid", "%nctaid", "%warpid", "%nwarpid", "%smid",
-              "%nsmid", "%gridid"},
+      .Case("%ntid", Shape::uniform(D[Component == 'y'   ? 1
+                                      : Component == 'z' ? 2
+                                                         : 0] %
+                                        32 ==
+                                    0))
+      .Cases({"%ctaid", "%nctaid", "%warpid", "%nwarpid", "%smid", "%nsmid",
+              "%gridid"},
              Shape::uniform())
       .Cases({"%dynamic_smem_size", "%total_smem_size"}, Shape::uniform())
       .Cases({"%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid",
@@ -139,11 +148,14 @@ static std::optional<int64_t> immediate(const Operand &Op) {
   return std::nullopt;
 }
 
-/// Whether an operand of shape S is an immediate multiple of 32, or affine
-/// with its bases multiples of 32 (Shape::AlignedBase).
+/// Whether an operand of shape S is an immediate multiple of 32, a uniform
+/// multiple of 32, or affine with its bases multiples of 32
+/// (Shape::AlignedBase).
 static bool isAlignedOperand(const Operand &Op, Shape S) {
+  if (S.Kind != Shape::Varying && S.AlignedBase)
+    return true;
   if (S.Kind == Shape::Affine)
-    return S.AlignedBase;
+    return false;
   std::optional<int64_t> K = immediate(Op);
   return K && uint64_t(*K) % 32 == 0;
 }
@@ -314,6 +326,9 @@ bool UniformityInfo::visitInstructions() {
             return Shape::varying();
           R = R.join(S);
         }
+        // Only the operations below keep multiples of 32 (not, for one,
+        // does not).
+        R.AlignedBase = false;
         return R;
       };
       bool IsInt = ptx::isInteger(I.getType());
@@ -324,6 +339,8 @@ bool UniformityInfo::visitInstructions() {
         Result = I.Operands.size() == 2 ? Src(1) : Shape::varying();
         if (!IsInt && !Result.isUniform())
           Result = Shape::varying();
+        if (!IsInt)
+          Result.AlignedBase = false;
         break;
       case Opcode::Add:
       case Opcode::Sub: {
@@ -358,7 +375,11 @@ bool UniformityInfo::visitInstructions() {
                                                  : immediate(I.Operands[2]));
         Shape Other = A.isUniform() && I.Op != Opcode::Shl ? C : A;
         if (A.isUniform() && C.isUniform())
-          Result = Shape::uniform();
+          // A multiple of 32 times anything, or shifted left by 5 or more.
+          Result = Shape::uniform(
+              I.Op == Opcode::Shl ? A.AlignedBase || (K && *K >= 5 && *K < 64)
+                                  : isAlignedOperand(I.Operands[1], A) ||
+                                        isAlignedOperand(I.Operands[2], C));
         else if (I.Op != Opcode::Shl && !A.isVarying() && !C.isVarying() &&
                  ((A.isUniform() && C.Stride == 0) ||
                   (C.isUniform() && A.Stride == 0)))
@@ -366,10 +387,12 @@ bool UniformityInfo::visitInstructions() {
           Result = A.isUniform() ? C : A;
         else if (K && Other.Kind == Shape::Affine && *K >= 0 && *K < 64)
           // A multiple of 32, times or shifted by anything, stays one.
-          Result = Shape::affine(I.Op == Opcode::Shl
-                                     ? wrapShl(Other.Stride, unsigned(*K))
-                                     : wrapMul(Other.Stride, *K),
-                                 Other.Segment, Other.AlignedBase);
+          Result = Shape::affine(
+              I.Op == Opcode::Shl ? wrapShl(Other.Stride, unsigned(*K))
+                                  : wrapMul(Other.Stride, *K),
+              Other.Segment,
+              Other.AlignedBase ||
+                  (I.Op == Opcode::Shl ? *K >= 5 : uint64_t(*K) % 32 == 0));
         else
           Result = Shape::varying();
         if (I.Op == Opcode::Mad && I.Operands.size() == 4) {
@@ -379,8 +402,7 @@ bool UniformityInfo::visitInstructions() {
                   ? Shape::varying()
                   : Shape::affine(wrapAdd(Result.Stride, Addend.Stride),
                                   std::min(Result.segment(), Addend.segment()),
-                                  Result.Kind == Shape::Affine &&
-                                      Result.AlignedBase &&
+                                  Result.AlignedBase &&
                                       isAlignedOperand(I.Operands[3], Addend));
         }
         break;
@@ -390,6 +412,8 @@ bool UniformityInfo::visitInstructions() {
         Result = I.Operands.size() > 2 ? JoinAllSources() : Src(1);
         if (!(IsInt && ptx::isInteger(I.getType(1))) && !Result.isUniform())
           Result = Shape::varying();
+        if (!(IsInt && ptx::isInteger(I.getType(1))))
+          Result.AlignedBase = false;
         break;
       case Opcode::Setp: {
         // `%tid.x < 128` is the same in every lane of a warp whose lanes

@@ -171,6 +171,53 @@ TEST(UniformityTest, ComparingAnAlignedRunWithAMultipleOf32IsUniform) {
   EXPECT_TRUE(A->UI->getRegister("w").isAlignedRun());
 }
 
+TEST(ShapeTest, WidensExactly) {
+  // A run from a multiple of 32 rising by less than 32 crosses no wrap
+  // point; an unaligned or faster one may.
+  EXPECT_TRUE(Shape::affine(1, 32, true).widensExactly());
+  EXPECT_TRUE(Shape::affine(2, 16, true).widensExactly());
+  EXPECT_FALSE(Shape::affine(2, 32, true).widensExactly());
+  EXPECT_FALSE(Shape::affine(1).widensExactly());
+  EXPECT_FALSE(Shape::affine(-1, 32, true).widensExactly());
+  EXPECT_TRUE(Shape::uniform().widensExactly());
+  EXPECT_TRUE(Shape::affine(0, 16).widensExactly());
+  // Multiples of 32 stay so only if both are.
+  EXPECT_TRUE(Shape::uniform(true).join(Shape::uniform(true)).AlignedBase);
+  EXPECT_FALSE(Shape::uniform(true).join(Shape::uniform()).AlignedBase);
+}
+
+TEST(UniformityTest, MultiplesOf32KeepRunsAligned) {
+  // Blocks of 256: %ntid.x is a multiple of 32, and so are %ctaid.x times
+  // it and the grid stride %nctaid.x * %ntid.x: adding them to %tid.x keeps
+  // an aligned run. Blocks of 100 do not; a loaded value is unknown, and
+  // `not` of a multiple of 32 is none.
+  const char *Body = R"(
+  .reg .b32 t, nt, c, nc, base, i, stride, j, n, off, inv, k;
+  mov.u32 t, %tid.x;
+  mov.u32 nt, %ntid.x;
+  mov.u32 c, %ctaid.x;
+  mov.u32 nc, %nctaid.x;
+  mul.lo.u32 base, c, nt;
+  add.u32 i, base, t;
+  mul.lo.u32 stride, nc, nt;
+  add.u32 j, i, stride;
+  ld.param.u32 n, [out];
+  add.u32 off, t, n;
+  not.b32 inv, nt;
+  add.u32 k, t, inv;)";
+  auto A = analyse(Body, 256);
+  ASSERT_TRUE(A->UI);
+  EXPECT_TRUE(A->UI->getRegister("nt").AlignedBase);
+  EXPECT_TRUE(A->UI->getRegister("base").AlignedBase);
+  EXPECT_TRUE(A->UI->getRegister("i").isAlignedRun());
+  EXPECT_TRUE(A->UI->getRegister("j").isAlignedRun());
+  EXPECT_FALSE(A->UI->getRegister("off").AlignedBase);
+  EXPECT_FALSE(A->UI->getRegister("k").AlignedBase);
+  auto B = analyse(Body, 100);
+  ASSERT_TRUE(B->UI);
+  EXPECT_FALSE(B->UI->getRegister("i").AlignedBase);
+}
+
 TEST(UniformityTest, NarrowRowsAndUnalignedOffsetsAreNotAlignedRuns) {
   // 16 x 2 blocks: a warp holds two rows of 16; t + 8 starts mid-run.
   auto A = analyse(R"(

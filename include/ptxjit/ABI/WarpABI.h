@@ -37,6 +37,10 @@ enum WarpStatus : uint32_t {
   /// Internal error: lanes resumed split at a block compiled only for a
   /// converged warp (StatusAux: the block's reverse-post-order number).
   WS_SplitWithoutVersion = 7,
+  /// Lanes of an affine value (kept as a base and a step) wrapped around
+  /// the narrow type's range at a widening conversion (StatusLanes: those
+  /// lanes), which the base and step cannot represent.
+  WS_AffineWrap = 8,
 };
 
 /// What kind of access an access site is (WarpContext::AccessSite).

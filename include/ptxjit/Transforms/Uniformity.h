@@ -37,15 +37,19 @@ struct Shape {
   /// 32 is plain affine; stride 0 with a smaller segment is uniform within
   /// each segment.
   uint8_t Segment = 32;
-  /// Affine only: every segment's base is a multiple of 32. Lanes 0-31 of
-  /// a stride-1 value then hold one aligned run of 32 integers (%tid.x of a
+  /// Affine: every segment's base is a multiple of 32. Lanes 0-31 of a
+  /// stride-1 value then hold one aligned run of 32 integers (%tid.x of a
   /// block whose rows are whole warps), so comparing it with a multiple of
-  /// 32 gives the same answer in every lane.
+  /// 32 gives the same answer in every lane, and widening it wraps no lane.
+  /// Uniform: the integer is a multiple of 32 (%ntid.x of such a block, a
+  /// product with it), so adding it to an aligned run keeps the run aligned.
   bool AlignedBase = false;
 
-  static Shape uniform() { return {Uniform, 0, 32, false}; }
+  static Shape uniform(bool Aligned = false) {
+    return {Uniform, 0, 32, Aligned};
+  }
   static Shape affine(int64_t S, unsigned Seg = 32, bool Aligned = false) {
-    return S == 0 && Seg == 32 ? uniform()
+    return S == 0 && Seg == 32 ? uniform(Aligned)
                                : Shape{Affine, S, uint8_t(Seg), Aligned};
   }
   static Shape varying() { return {Varying, 0, 32, false}; }
@@ -62,6 +66,13 @@ struct Shape {
            AlignedBase == O.AlignedBase;
   }
   bool operator!=(const Shape &O) const { return !(*this == O); }
+  /// Whether extending the integer to more bits (zero or sign) gives the
+  /// affine value of the wide type: no lane wraps around where the narrow
+  /// type does. Affine values are modular, so lanes past a wrap point hold
+  /// small values again. Runs that rise by less than 32 from a multiple of
+  /// 32 cross no wrap point (signed or unsigned: both are multiples of 32);
+  /// for others IRGen checks each warp (FunctionLowering::write).
+  bool widensExactly() const;
   /// Least upper bound: the shape of a register that holds either value
   /// (all lanes of a warp the same one). A uniform value and an affine one
   /// with a nonzero stride join to Varying.
