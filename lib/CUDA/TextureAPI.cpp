@@ -15,6 +15,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "APIHelpers.h"
+#include "Capture.h"
+#include "Graph.h"
 #include "ImageArrays.h"
 #include "ImageObjects.h"
 #include "ptxjit/Runtime/Textures.h"
@@ -107,7 +109,47 @@ cudaChannelFormatDesc toChannelDesc(const runtime::TexelFormat &F) {
 
 ArrayExtent toExtent(cudaExtent E) { return {E.width, E.height, E.depth}; }
 
-Error copy3D(device::Context &C, const cudaMemcpy3DParms *P) {
+/// Queues a copy on Stream, or makes it a graph node when Stream captures
+/// (copy nodes of arrays are refused). Copies Wait for their stream
+/// otherwise.
+Error copyOn(device::Context &C, const CopyEnd &Dst, const CopyEnd &Src,
+             size_t Width, size_t Height, size_t Depth,
+             const cudaMemcpy3DParms &AsNode, cudaStream_t Stream, bool Wait) {
+  if (!Wait) {
+    Expected<bool> Captured =
+        captureOperation(Stream, [&]() -> Expected<NodeParams> {
+          Expected<CopyNode> N = makeCopyNode(AsNode);
+          if (!N)
+            return N.takeError();
+          return NodeParams(std::move(*N));
+        });
+    if (!Captured)
+      return Captured.takeError();
+    if (*Captured)
+      return Error::success();
+  }
+  return copyImageBlock(C, Dst, Src, Width, Height, Depth,
+                        RuntimeState::get().toStream(Stream), Wait);
+}
+
+/// A 2D copy with an array on one side or both, as a copy node would
+/// describe it (positions in bytes; arrays, which nodes refuse).
+cudaMemcpy3DParms nodeOf2D(cudaArray_t DstArray, void *Dst, size_t DPitch,
+                           cudaArray_t SrcArray, const void *Src, size_t SPitch,
+                           size_t Width, size_t Height, int Kind) {
+  cudaMemcpy3DParms P;
+  std::memset(&P, 0, sizeof P);
+  P.dstArray = DstArray;
+  P.dstPtr = {Dst, DPitch, Width, Height};
+  P.srcArray = SrcArray;
+  P.srcPtr = {const_cast<void *>(Src), SPitch, Width, Height};
+  P.extent = {Width, Height, 1};
+  P.kind = cudaMemcpyKind(Kind);
+  return P;
+}
+
+Error copy3D(device::Context &C, const cudaMemcpy3DParms *P,
+             cudaStream_t Stream = nullptr, bool Wait = true) {
   if (!P)
     return invalidValue("null copy parameters");
   if (Error E = checkKind(P->kind))
@@ -151,10 +193,8 @@ Error copy3D(device::Context &C, const cudaMemcpy3DParms *P) {
   Expected<CopyEnd> Dst = End(*DstArray, P->dstPtr, P->dstPos);
   if (!Dst)
     return Dst.takeError();
-  return copyImageBlock(C, *Dst, *Src, Width,
-                        std::max<size_t>(P->extent.height, 1),
-                        std::max<size_t>(P->extent.depth, 1), nullptr,
-                        /*Wait=*/true);
+  return copyOn(C, *Dst, *Src, Width, std::max<size_t>(P->extent.height, 1),
+                std::max<size_t>(P->extent.depth, 1), *P, Stream, Wait);
 }
 
 /// A resource descriptor as the runtime's resource, checked against the
@@ -403,9 +443,11 @@ PTXJIT_CUDART_API cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t M) {
 
 // Copies.
 
-PTXJIT_CUDART_API cudaError_t cudaMemcpy2DToArray(
-    cudaArray_t Dst, size_t WOffset, size_t HOffset, const void *Src,
-    size_t SPitch, size_t Width, size_t Height, int Kind) {
+/// cudaMemcpy2DToArray(Async): Height rows of Width bytes from Src.
+static cudaError_t copyToArray(cudaArray_t Dst, size_t WOffset, size_t HOffset,
+                               const void *Src, size_t SPitch, size_t Width,
+                               size_t Height, int Kind, cudaStream_t Stream,
+                               bool Wait) {
   return withContext([&](device::Context &C) -> Error {
     if (Error E = checkKind(Kind))
       return E;
@@ -414,15 +456,19 @@ PTXJIT_CUDART_API cudaError_t cudaMemcpy2DToArray(
       return A.takeError();
     if (Width > SPitch)
       return invalidValue("a row is wider than its pitch");
-    return copyImageBlock(C, CopyEnd::ofArray(**A, WOffset, HOffset, 0),
-                          CopyEnd::ofMemory(Src, SPitch, Height, 0, 0, 0),
-                          Width, Height, 1, nullptr, /*Wait=*/true);
+    return copyOn(
+        C, CopyEnd::ofArray(**A, WOffset, HOffset, 0),
+        CopyEnd::ofMemory(Src, SPitch, Height, 0, 0, 0), Width, Height, 1,
+        nodeOf2D(Dst, nullptr, 0, nullptr, Src, SPitch, Width, Height, Kind),
+        Stream, Wait);
   });
 }
 
-PTXJIT_CUDART_API cudaError_t cudaMemcpy2DFromArray(
-    void *Dst, size_t DPitch, cudaArray_const_t Src, size_t WOffset,
-    size_t HOffset, size_t Width, size_t Height, int Kind) {
+/// cudaMemcpy2DFromArray(Async): Height rows of Width bytes into Dst.
+static cudaError_t copyFromArray(void *Dst, size_t DPitch,
+                                 cudaArray_const_t Src, size_t WOffset,
+                                 size_t HOffset, size_t Width, size_t Height,
+                                 int Kind, cudaStream_t Stream, bool Wait) {
   return withContext([&](device::Context &C) -> Error {
     if (Error E = checkKind(Kind))
       return E;
@@ -431,14 +477,70 @@ PTXJIT_CUDART_API cudaError_t cudaMemcpy2DFromArray(
       return A.takeError();
     if (Width > DPitch)
       return invalidValue("a row is wider than its pitch");
-    return copyImageBlock(C, CopyEnd::ofMemory(Dst, DPitch, Height, 0, 0, 0),
-                          CopyEnd::ofArray(**A, WOffset, HOffset, 0), Width,
-                          Height, 1, nullptr, /*Wait=*/true);
+    return copyOn(C, CopyEnd::ofMemory(Dst, DPitch, Height, 0, 0, 0),
+                  CopyEnd::ofArray(**A, WOffset, HOffset, 0), Width, Height, 1,
+                  nodeOf2D(nullptr, Dst, DPitch, const_cast<cudaArray_t>(Src),
+                           nullptr, 0, Width, Height, Kind),
+                  Stream, Wait);
+  });
+}
+
+PTXJIT_CUDART_API cudaError_t cudaMemcpy2DToArray(
+    cudaArray_t Dst, size_t WOffset, size_t HOffset, const void *Src,
+    size_t SPitch, size_t Width, size_t Height, int Kind) {
+  return copyToArray(Dst, WOffset, HOffset, Src, SPitch, Width, Height, Kind,
+                     nullptr, /*Wait=*/true);
+}
+
+PTXJIT_CUDART_API cudaError_t cudaMemcpy2DToArrayAsync(
+    cudaArray_t Dst, size_t WOffset, size_t HOffset, const void *Src,
+    size_t SPitch, size_t Width, size_t Height, int Kind, cudaStream_t Stream) {
+  return copyToArray(Dst, WOffset, HOffset, Src, SPitch, Width, Height, Kind,
+                     Stream, /*Wait=*/false);
+}
+
+PTXJIT_CUDART_API cudaError_t cudaMemcpy2DFromArray(
+    void *Dst, size_t DPitch, cudaArray_const_t Src, size_t WOffset,
+    size_t HOffset, size_t Width, size_t Height, int Kind) {
+  return copyFromArray(Dst, DPitch, Src, WOffset, HOffset, Width, Height, Kind,
+                       nullptr, /*Wait=*/true);
+}
+
+PTXJIT_CUDART_API cudaError_t
+cudaMemcpy2DFromArrayAsync(void *Dst, size_t DPitch, cudaArray_const_t Src,
+                           size_t WOffset, size_t HOffset, size_t Width,
+                           size_t Height, int Kind, cudaStream_t Stream) {
+  return copyFromArray(Dst, DPitch, Src, WOffset, HOffset, Width, Height, Kind,
+                       Stream, /*Wait=*/false);
+}
+
+PTXJIT_CUDART_API cudaError_t cudaMemcpy2DArrayToArray(
+    cudaArray_t Dst, size_t WOffsetDst, size_t HOffsetDst,
+    cudaArray_const_t Src, size_t WOffsetSrc, size_t HOffsetSrc, size_t Width,
+    size_t Height, int Kind) {
+  return withContext([&](device::Context &C) -> Error {
+    if (Error E = checkKind(Kind))
+      return E;
+    Expected<ImageArray *> To = checkedArray(Dst);
+    if (!To)
+      return To.takeError();
+    Expected<ImageArray *> From = checkedArray(Src);
+    if (!From)
+      return From.takeError();
+    return copyImageBlock(C, CopyEnd::ofArray(**To, WOffsetDst, HOffsetDst, 0),
+                          CopyEnd::ofArray(**From, WOffsetSrc, HOffsetSrc, 0),
+                          Width, Height, 1, nullptr, /*Wait=*/true);
   });
 }
 
 PTXJIT_CUDART_API cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms *P) {
   return withContext([&](device::Context &C) { return copy3D(C, P); });
+}
+
+PTXJIT_CUDART_API cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms *P,
+                                                cudaStream_t Stream) {
+  return withContext(
+      [&](device::Context &C) { return copy3D(C, P, Stream, /*Wait=*/false); });
 }
 
 // Texture and surface objects.
