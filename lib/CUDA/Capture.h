@@ -51,6 +51,18 @@ captureOperation(cudaStream_t S,
   return detail::captureOperation(S, Make);
 }
 
+/// captureOperation for a node that Make builds (an Expected of one of
+/// NodeParams' node types).
+template <typename MakeFn>
+llvm::Expected<bool> captureNode(cudaStream_t S, MakeFn &&Make) {
+  return captureOperation(S, [&]() -> llvm::Expected<NodeParams> {
+    auto N = Make();
+    if (!N)
+      return N.takeError();
+    return NodeParams(std::move(*N));
+  });
+}
+
 /// An operation the capture of S cannot take: fails with Code (CUDA's
 /// StreamCaptureUnsupported for what graphs cannot hold, NotSupported for
 /// what they could but these do not) and invalidates the capture. Success

@@ -474,15 +474,11 @@ static CUresult launch(CUfunction F, unsigned GridX, unsigned GridY,
   if (!F)
     return CUDA_ERROR_INVALID_HANDLE;
   return withContext([&](device::Context &C) -> Error {
-    Expected<bool> Captured =
-        captureOperation(Stream, [&]() -> Expected<NodeParams> {
-          Expected<KernelNode> N = makeKernelNode(
-              *F, F, {GridX, GridY, GridZ}, {BlockX, BlockY, BlockZ},
-              SharedBytes, KernelParams, Extra, Opts.Cooperative);
-          if (!N)
-            return N.takeError();
-          return NodeParams(std::move(*N));
-        });
+    Expected<bool> Captured = captureNode(Stream, [&] {
+      return makeKernelNode(*F, F, {GridX, GridY, GridZ},
+                            {BlockX, BlockY, BlockZ}, SharedBytes, KernelParams,
+                            Extra, Opts.Cooperative);
+    });
     if (!Captured)
       return Captured.takeError();
     if (*Captured)

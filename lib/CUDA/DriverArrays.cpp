@@ -155,12 +155,7 @@ CUresult run(const Copy &P, bool Async, CUstream_st *Stream) {
         return E;
     } else {
       Expected<bool> Captured =
-          captureOperation(Stream, [&]() -> Expected<NodeParams> {
-            Expected<CopyNode> N = makeCopyNode(toNodeParams(P));
-            if (!N)
-              return N.takeError();
-            return NodeParams(std::move(*N));
-          });
+          captureNode(Stream, [&] { return makeCopyNode(toNodeParams(P)); });
       if (!Captured)
         return Captured.takeError();
       if (*Captured)

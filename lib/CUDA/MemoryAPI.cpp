@@ -159,12 +159,7 @@ static Error copyAsync(device::Context &C, void *Dst, const void *Src,
   if (Error E = checkKind(Kind))
     return E;
   Expected<bool> Captured =
-      captureOperation(Stream, [&]() -> Expected<NodeParams> {
-        Expected<CopyNode> N = makeCopyNode1D(Dst, Src, Size, Kind);
-        if (!N)
-          return N.takeError();
-        return NodeParams(std::move(*N));
-      });
+      captureNode(Stream, [&] { return makeCopyNode1D(Dst, Src, Size, Kind); });
   if (!Captured)
     return Captured.takeError();
   if (*Captured)
@@ -279,14 +274,9 @@ PTXJIT_CUDART_API cudaError_t cudaMemset(void *Dst, int Value, size_t Size) {
 PTXJIT_CUDART_API cudaError_t cudaMemsetAsync(void *Dst, int Value, size_t Size,
                                               cudaStream_t Stream) {
   return withContext([&](device::Context &C) -> Error {
-    Expected<bool> Captured =
-        captureOperation(Stream, [&]() -> Expected<NodeParams> {
-          Expected<SetNode> N =
-              makeSetNode({Dst, Size, unsigned(uint8_t(Value)), 1, Size, 1});
-          if (!N)
-            return N.takeError();
-          return NodeParams(std::move(*N));
-        });
+    Expected<bool> Captured = captureNode(Stream, [&] {
+      return makeSetNode({Dst, Size, unsigned(uint8_t(Value)), 1, Size, 1});
+    });
     if (!Captured)
       return Captured.takeError();
     if (*Captured)

@@ -94,16 +94,12 @@ static cudaError_t launch(RegisteredFunction *F, dim3 Grid, dim3 Block,
       return K.takeError();
     if (SharedMem > UINT32_MAX)
       return invalidValue("too much dynamic shared memory");
-    Expected<bool> Captured =
-        captureOperation(Stream, [&]() -> Expected<NodeParams> {
-          Expected<KernelNode> N = makeKernelNode(
-              *K, const_cast<void *>(F->HostFunction), {Grid.x, Grid.y, Grid.z},
-              {Block.x, Block.y, Block.z}, uint32_t(SharedMem), Args, nullptr,
-              Opts.Cooperative);
-          if (!N)
-            return N.takeError();
-          return NodeParams(std::move(*N));
-        });
+    Expected<bool> Captured = captureNode(Stream, [&] {
+      return makeKernelNode(*K, const_cast<void *>(F->HostFunction),
+                            {Grid.x, Grid.y, Grid.z},
+                            {Block.x, Block.y, Block.z}, uint32_t(SharedMem),
+                            Args, nullptr, Opts.Cooperative);
+    });
     if (!Captured)
       return Captured.takeError();
     if (*Captured)

@@ -117,12 +117,7 @@ Error copyOn(device::Context &C, const CopyEnd &Dst, const CopyEnd &Src,
              const cudaMemcpy3DParms &AsNode, cudaStream_t Stream, bool Wait) {
   if (!Wait) {
     Expected<bool> Captured =
-        captureOperation(Stream, [&]() -> Expected<NodeParams> {
-          Expected<CopyNode> N = makeCopyNode(AsNode);
-          if (!N)
-            return N.takeError();
-          return NodeParams(std::move(*N));
-        });
+        captureNode(Stream, [&] { return makeCopyNode(AsNode); });
     if (!Captured)
       return Captured.takeError();
     if (*Captured)
