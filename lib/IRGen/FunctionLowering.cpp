@@ -734,14 +734,15 @@ bool FunctionLowering::mayWrapWhenWidened(const ptx::Instruction &I) const {
   return false;
 }
 
-void FunctionLowering::checkAffineWrap(const Register &R, Value *Exact) {
+Value *FunctionLowering::checkAffineWrap(const Register &R, Value *Exact) {
   if (!Exact->getType()->isVectorTy())
-    return;
-  // A run of Seg lanes spans less than the narrow type's range, so it
-  // wraps at most once, and then its last lane is not where the step from
-  // its first one leads (it is 2^bits away). Scalars: cheap, per segment.
+    return nullptr;
+  // A run of lanes spans less than the narrow type's range, so it wraps at
+  // most once, and then its last lane is not where the step from its first
+  // one leads (it is 2^bits away). Scalars: cheap.
   unsigned Seg = R.Sh.segment();
   Type *Elt = Exact->getType()->getScalarType();
+  Value *Stride = ConstantInt::get(Elt, uint64_t(R.Sh.Stride));
   Value *Span = ConstantInt::get(Elt, uint64_t(R.Sh.Stride * (Seg - 1)));
   Value *Wraps = B.getFalse();
   for (unsigned First = 0; First != Lanes; First += Seg) {
@@ -751,18 +752,63 @@ void FunctionLowering::checkAffineWrap(const Register &R, Value *Exact) {
   }
   BasicBlock *Stop = BasicBlock::Create(ML.Ctx, "affine.wrap", Fn);
   BasicBlock *Ok = BasicBlock::Create(ML.Ctx, "affine.ok", Fn);
-  B.CreateCondBr(Wraps, Stop, Ok,
-                 MDBuilder(ML.Ctx).createUnlikelyBranchWeights());
+  MDNode *Unlikely = MDBuilder(ML.Ctx).createUnlikelyBranchWeights();
+  // Only zero-extension gets the second look below: its wrap point is 0,
+  // which an unsigned `x - 1` in an exited lane reaches; a sign-extended
+  // run would have to pass 2^31. (The second look's base, a phi, keeps
+  // LLVM from folding later addresses into the first lane's scalars.)
+  bool Unsigned = !ptx::isSigned(
+      CurInst->Op == Opcode::Cvt ? CurInst->getType(1) : CurInst->getType());
+  if (Seg != Lanes || !Unsigned) {
+    B.CreateCondBr(Wraps, Stop, Ok, Unlikely);
+    B.SetInsertPoint(Stop);
+    stopAffineWrap(R, Exact, packRegister(R, Exact));
+    B.SetInsertPoint(Ok);
+    return nullptr;
+  }
+  // Only the running lanes count: the others have left for good (an affine
+  // register is written whole, by running lanes, in converged code, or is
+  // read only in its block). So when lane 0 or 31 wrapped, look again at
+  // the first and last running lanes, and take the base from the first: a
+  // lane that wrapped and left stops nothing.
+  BasicBlock *Fast = B.GetInsertBlock();
+  BasicBlock *Running = BasicBlock::Create(ML.Ctx, "affine.running", Fn);
+  Value *Lane0 = extractLane(Exact, 0);
+  B.CreateCondBr(Wraps, Running, Ok, Unlikely);
+  B.SetInsertPoint(Running);
+  Value *Mask = B.CreateSelect(B.CreateICmpEQ(InstMask, B.getInt32(0)),
+                               B.getInt32(1), InstMask);
+  Value *First =
+      B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()}, {Mask, B.getTrue()});
+  Value *Last = B.CreateSub(B.getInt32(Lanes - 1),
+                            B.CreateIntrinsic(Intrinsic::ctlz, {B.getInt32Ty()},
+                                              {Mask, B.getTrue()}));
+  Value *AtFirst = B.CreateExtractElement(Exact, First);
+  Value *RunSpan =
+      B.CreateMul(B.CreateZExtOrTrunc(B.CreateSub(Last, First), Elt), Stride);
+  Value *RunningWraps = B.CreateICmpNE(
+      B.CreateSub(B.CreateExtractElement(Exact, Last), AtFirst), RunSpan);
+  Value *Base = B.CreateSub(
+      AtFirst, B.CreateMul(B.CreateZExtOrTrunc(First, Elt), Stride));
+  B.CreateCondBr(RunningWraps, Stop, Ok, Unlikely);
   B.SetInsertPoint(Stop);
-  // The lanes that left their run's first lane's step.
-  Value *Bad = B.CreateAnd(
-      B.CreateBitCast(
-          B.CreateICmpNE(Exact, unpackAffine(R, packRegister(R, Exact))),
-          B.getInt32Ty()),
-      InstMask);
+  stopAffineWrap(R, Exact, Base);
+  B.SetInsertPoint(Ok);
+  PHINode *Chosen = B.CreatePHI(Elt, 2);
+  Chosen->addIncoming(Lane0, Fast);
+  Chosen->addIncoming(Base, Running);
+  return Chosen;
+}
+
+void FunctionLowering::stopAffineWrap(const Register &R, Value *Exact,
+                                      Value *Bases) {
+  // The running lanes the bases and step would not give back.
+  Value *Bad =
+      B.CreateAnd(B.CreateBitCast(B.CreateICmpNE(Exact, unpackAffine(R, Bases)),
+                                  B.getInt32Ty()),
+                  InstMask);
   setStatus(WS_AffineWrap, Bad, nullptr);
   B.CreateBr(StopBB);
-  B.SetInsertPoint(Ok);
 }
 
 Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
@@ -784,9 +830,10 @@ Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
                                      {InstMask, B.getTrue()});
     V = B.CreateExtractElement(V, B.CreateAnd(First, B.getInt32(31)));
   }
+  Value *Checked = nullptr;
   if (R->Sh.Kind == Shape::Affine && CurInst && mayWrapWhenWidened(*CurInst))
-    checkAffineWrap(*R, V);
-  V = packRegister(*R, V);
+    Checked = checkAffineWrap(*R, V);
+  V = Checked ? Checked : packRegister(*R, V);
   Value *Old = B.CreateLoad(SlotTy, R->Slot);
   if (!R->Sh.isVarying()) {
     // Uniform and affine registers are written whole so their lanes stay

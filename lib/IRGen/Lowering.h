@@ -250,10 +250,15 @@ private:
   /// Whether I widens an affine value that may wrap in the narrow type
   /// (Shape::widensExactly): its result's lanes must be checked.
   bool mayWrapWhenWidened(const ptx::Instruction &I) const;
-  /// Stops the warp (WS_AffineWrap) if a run of lanes of Exact, the value
-  /// for affine register R, wrapped around: R's bases and step would not
-  /// give it back.
-  void checkAffineWrap(const Register &R, llvm::Value *Exact);
+  /// Stops the warp (WS_AffineWrap) if a run of running lanes of Exact, the
+  /// value for affine register R, wrapped around: R's bases and step would
+  /// not give it back. Returns R's slot value for Exact when it differs
+  /// from packRegister's (the base of the first running lane), else null.
+  llvm::Value *checkAffineWrap(const Register &R, llvm::Value *Exact);
+  /// checkAffineWrap's stop: the status naming the running lanes that R's
+  /// Bases do not give back, then the stop block.
+  void stopAffineWrap(const Register &R, llvm::Value *Exact,
+                      llvm::Value *Bases);
   /// True if a device function of the module has isspacep: the kernel
   /// then records where its stack frame ends (WCF_LocalStackTop).
   bool calleesTestLocalSpace() const;
