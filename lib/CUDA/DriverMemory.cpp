@@ -38,39 +38,13 @@ enum : unsigned {
 void *ptr(CUdeviceptr P) { return reinterpret_cast<void *>(uintptr_t(P)); }
 
 /// Sets Height rows of Width elements of ElementSize bytes, Pitch bytes
-/// apart, to Value: synchronously, or on Stream (where a capture takes it).
+/// apart, to Value (setSlices): synchronously, or on Stream.
 CUresult setRowsOf(CUdeviceptr Dst, size_t Pitch, unsigned Value,
                    unsigned ElementSize, size_t Width, size_t Height,
                    bool Async, CUstream_st *Stream) {
-  cudaMemsetParams P{ptr(Dst), Pitch, Value, ElementSize, Width, Height};
-  return withContext([&](device::Context &C) -> Error {
-    if (Dst % ElementSize || (Height > 1 && Pitch % ElementSize))
-      return invalidValue(Twine(ElementSize * 8) +
-                          "-bit sets need aligned addresses and pitches");
-    Expected<SetNode> N = makeSetNode(P);
-    if (!N)
-      return N.takeError();
-    if (!Width || !Height)
-      return Error::success();
-    if (!Async) {
-      if (Error E = checkLegacySync())
-        return E;
-    } else {
-      Expected<bool> Captured = captureOperation(
-          Stream, [&]() -> Expected<NodeParams> { return NodeParams(*N); });
-      if (!Captured)
-        return Captured.takeError();
-      if (*Captured)
-        return Error::success();
-    }
-    device::Stream *S = RuntimeState::get().toStream(Stream);
-    C.enqueue(S, [P] {
-      setRows(P);
-      return Error::success();
-    });
-    if (Async)
-      return Error::success();
-    return (S ? *S : C.getDefaultStream()).synchronize();
+  return withContext([&](device::Context &C) {
+    return setSlices(C, {ptr(Dst), Pitch, Value, ElementSize, Width, Height}, 0,
+                     1, Stream, !Async);
   });
 }
 

@@ -1,6 +1,7 @@
 //===- Graph.cpp - CUDA graphs over the device's streams ------------------===//
 
 #include "Graph.h"
+#include "Capture.h"
 #include "ptxjit/Device/Context.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -403,6 +404,45 @@ void cuda::setRows(const cudaMemsetParams &P) {
       break;
     }
   }
+}
+
+Error cuda::setSlices(device::Context &C, const cudaMemsetParams &P,
+                      size_t SlicePitch, size_t Depth, cudaStream_t Stream,
+                      bool Wait) {
+  uintptr_t Dst = reinterpret_cast<uintptr_t>(P.dst);
+  if (Dst % P.elementSize || (P.height > 1 && P.pitch % P.elementSize))
+    return invalidValue(Twine(P.elementSize * 8) +
+                        "-bit sets need aligned addresses and pitches");
+  if (Depth > 1 && SlicePitch < P.height * P.pitch)
+    return invalidValue("a slice has more rows than its height");
+  Expected<SetNode> N = makeSetNode(P);
+  if (!N)
+    return N.takeError();
+  if (Wait)
+    if (Error E = checkLegacySync())
+      return E;
+  if (!P.width || !P.height)
+    return Error::success();
+  device::Stream *S = RuntimeState::get().toStream(Stream);
+  for (size_t Z = 0; Z != Depth; ++Z) {
+    cudaMemsetParams Slice = P;
+    Slice.dst = static_cast<char *>(P.dst) + Z * SlicePitch;
+    if (!Wait) {
+      Expected<bool> Captured = captureNode(
+          Stream, [&] { return Expected<SetNode>(SetNode{Slice}); });
+      if (!Captured)
+        return Captured.takeError();
+      if (*Captured)
+        continue;
+    }
+    C.enqueue(S, [Slice] {
+      setRows(Slice);
+      return Error::success();
+    });
+  }
+  if (!Wait)
+    return Error::success();
+  return (S ? *S : C.getDefaultStream()).synchronize();
 }
 
 /// Queues G's nodes on S in their order.

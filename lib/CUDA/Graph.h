@@ -167,6 +167,13 @@ llvm::Expected<CopyNode> makeCopyNode1D(void *Dst, const void *Src,
 llvm::Expected<SetNode> makeSetNode(const cudaMemsetParams &P);
 /// Runs a memset of P (checked by makeSetNode): rows of elements.
 void setRows(const cudaMemsetParams &P);
+/// A memset API call: Depth slices, SlicePitch bytes apart, each set as P
+/// sets its rows (P.dst is the first slice's), checked as set nodes are.
+/// On Stream, where a capture takes each slice as a set node, or, when
+/// Wait, on the legacy stream and waiting for it.
+llvm::Error setSlices(device::Context &C, const cudaMemsetParams &P,
+                      size_t SlicePitch, size_t Depth, cudaStream_t Stream,
+                      bool Wait);
 llvm::Expected<HostNode> makeHostNode(const cudaHostNodeParams &P);
 
 // Executable graphs.

@@ -287,45 +287,12 @@ PTXJIT_CUDART_API cudaError_t cudaMemsetAsync(void *Dst, int Value, size_t Size,
 }
 
 /// Sets Depth slices (SlicePitch apart) of Height rows (Pitch apart) of
-/// Width bytes to Value: on Stream, where a capture takes each slice as a
-/// set node, or, when Wait, on the legacy stream and waiting for it.
+/// Width bytes to Value (setSlices).
 static Error setBlock(device::Context &C, void *Dst, size_t Pitch,
                       size_t SlicePitch, int Value, size_t Width, size_t Height,
                       size_t Depth, cudaStream_t Stream, bool Wait) {
-  if (Depth > 1 && SlicePitch < Height * Pitch)
-    return invalidValue("a slice has more rows than its height");
-  if (Wait)
-    if (Error E = checkLegacySync())
-      return E;
-  device::Stream *S = RuntimeState::get().toStream(Stream);
-  for (size_t Z = 0; Z != Depth; ++Z) {
-    cudaMemsetParams P{static_cast<char *>(Dst) + Z * SlicePitch,
-                       Pitch,
-                       unsigned(uint8_t(Value)),
-                       1,
-                       Width,
-                       Height};
-    Expected<SetNode> N = makeSetNode(P);
-    if (!N)
-      return N.takeError();
-    if (!Width || !Height)
-      return Error::success();
-    if (!Wait) {
-      Expected<bool> Captured = captureOperation(
-          Stream, [&]() -> Expected<NodeParams> { return NodeParams(*N); });
-      if (!Captured)
-        return Captured.takeError();
-      if (*Captured)
-        continue;
-    }
-    C.enqueue(S, [P] {
-      setRows(P);
-      return Error::success();
-    });
-  }
-  if (!Wait)
-    return Error::success();
-  return (S ? *S : C.getDefaultStream()).synchronize();
+  return setSlices(C, {Dst, Pitch, unsigned(uint8_t(Value)), 1, Width, Height},
+                   SlicePitch, Depth, Stream, Wait);
 }
 
 PTXJIT_CUDART_API cudaError_t cudaMemset2D(void *Dst, size_t Pitch, int Value,
