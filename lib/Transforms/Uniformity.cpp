@@ -5,6 +5,7 @@
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/SpecialRegisters.h"
 #include "ptxjit/Transforms/CFG.h"
+#include "ptxjit/Transforms/SplitBlocks.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <functional>
 
@@ -107,7 +108,9 @@ Shape UniformityInfo::getSpecial(StringRef Name, char Component) const {
       .Cases({"%ctaid", "%nctaid", "%warpid", "%nwarpid", "%smid", "%nsmid",
               "%gridid"},
              Shape::uniform())
-      .Cases({"%dynamic_smem_size", "%total_smem_size"}, Shape::uniform())
+      .Cases({"%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size"},
+             Shape::uniform())
+      .StartsWith("%reserved_smem_offset_", Shape::uniform())
       .Cases({"%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid",
               "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster"},
              Shape::uniform())
@@ -296,10 +299,11 @@ void UniformityInfo::run() {
       if (P.Space == ptx::StateSpace::Reg)
         Registers[P.Name] = Shape::varying();
 
+  StringSet<> Reads = collectReadRegisters(F);
   bool Changed = true;
   while (Changed) {
     Changed = visitInstructions();
-    Changed |= updateDivergence();
+    Changed |= updateDivergence(Reads);
   }
 }
 
@@ -509,7 +513,7 @@ bool UniformityInfo::visitInstructions() {
   return Changed;
 }
 
-bool UniformityInfo::updateDivergence() {
+bool UniformityInfo::updateDivergence(const StringSet<> &Reads) {
   bool Changed = false;
   unsigned N = CFG.Blocks.size();
   for (unsigned B = 0; B != N; ++B) {
@@ -548,6 +552,19 @@ bool UniformityInfo::updateDivergence() {
       }
       for (unsigned T : CFG.Blocks[S].Succs)
         Work.push_back(T);
+    }
+  }
+  // In a warp, a block also runs split wherever IRGen gives it a divergent
+  // version (SplitBlocks.h): past the post-dominator when that comes first
+  // in block order (a loop header reached by a back edge), or when lanes
+  // are held or take turns. Each group then runs it with its own values.
+  // (At CTA scope every thread still reaches the post-dominator.)
+  if (Scope == UniformityScope::Warp) {
+    BitVector Split = findSplitBlocks(F, CFG, *this, Reads);
+    Split |= Divergent;
+    if (Split != Divergent) {
+      Divergent = std::move(Split);
+      Changed = true;
     }
   }
   return Changed;

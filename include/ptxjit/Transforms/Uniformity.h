@@ -108,7 +108,7 @@ public:
 private:
   void run();
   bool visitInstructions();
-  bool updateDivergence();
+  bool updateDivergence(const llvm::StringSet<> &Reads);
 
   const ptx::Function &F;
   const PTXCFG &CFG;
