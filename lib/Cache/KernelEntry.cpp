@@ -75,6 +75,7 @@ std::string cache::encodeKernelEntry(const KernelLayout &L, StringRef Object) {
     W.u64(Offset);
   W.u64(L.StaticSharedSize);
   W.u64(L.DynamicSharedOffset);
+  W.u64(L.ReservedSharedSize);
   W.u64(L.UsesCTABarriers);
   W.u64(L.PhaseStateSize);
   W.u64(L.RunsWarpChains);
@@ -112,6 +113,7 @@ Expected<KernelEntry> cache::decodeKernelEntry(StringRef Payload) {
     L.ParamOffsets.push_back(R.u64());
   L.StaticSharedSize = R.u64();
   L.DynamicSharedOffset = R.u64();
+  L.ReservedSharedSize = R.u64();
   L.UsesCTABarriers = R.u64() != 0;
   L.PhaseStateSize = R.u64();
   L.RunsWarpChains = R.u64() != 0;

@@ -499,8 +499,9 @@ Expected<LaneValue> FunctionLowering::readSpecial(const Operand &Op) {
     return Scalar(getContextField(WCF_GridId, B.getInt64Ty()));
   if (N == "%dynamic_smem_size")
     return Scalar(getContextField(WCF_DynamicSharedSize, I32));
-  if (N == "%total_smem_size")
-    return Scalar(getContextField(WCF_TotalSharedSize, I32));
+  if (N == "%total_smem_size" || N == "%aggr_smem_size" ||
+      N.starts_with("%reserved_smem_offset_"))
+    return readSharedSizeSpecial(N);
   if (N.starts_with("%lanemask_")) {
     Value *Lane = laneIndices();
     Value *One = splat(B.getInt32(1));
@@ -536,6 +537,35 @@ Expected<LaneValue> FunctionLowering::readSpecial(const Operand &Op) {
     return readClusterSpecial(N, Dim);
   // %pm<N>: zero, as on a GPU without a profiler attached.
   return Scalar(B.getInt32(0));
+}
+
+LaneValue FunctionLowering::readSharedSizeSpecial(StringRef Name) {
+  // The CTA's shared window: user memory (static, then dynamic) rounded up
+  // to allocation units, then the reserved region (ReservedSharedBytes),
+  // whose two offsets get half each.
+  Type *I32 = B.getInt32Ty();
+  Value *User = B.CreateAdd(getContextField(WCF_DynamicSharedSize, I32),
+                            B.getInt32(alignTo(ML.StaticSharedSize, 16)));
+  uint32_t Unit = SharedAllocationUnit;
+  Value *Begin = B.CreateAnd(B.CreateAdd(User, B.getInt32(Unit - 1)),
+                             B.getInt32(~(Unit - 1)));
+  auto Scalar = [](Value *V) { return LaneValue{V, Shape::uniform()}; };
+  if (Name == "%total_smem_size")
+    return Scalar(Begin);
+  ML.UsesReservedShared = true;
+  uint32_t Reserved = ReservedSharedBytes;
+  std::optional<ptx::SpecialRegisterRef> Ref = ptx::lookupSpecialRegister(Name);
+  assert(Ref && "verified special register");
+  switch (Ref->Reg) {
+  case ptx::SpecialRegister::ReservedSmemOffsetBegin:
+    return Scalar(Begin);
+  case ptx::SpecialRegister::ReservedSmemOffsetCap:
+    return Scalar(B.getInt32(Reserved));
+  case ptx::SpecialRegister::ReservedSmemOffset:
+    return Scalar(B.CreateAdd(Begin, B.getInt32(Ref->Index * Reserved / 2)));
+  default: // %reserved_smem_offset_end, %aggr_smem_size
+    return Scalar(B.CreateAdd(Begin, B.getInt32(Reserved)));
+  }
 }
 
 Expected<LaneValue> FunctionLowering::symbolAddress(StringRef Name, int64_t Off,

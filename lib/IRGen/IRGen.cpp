@@ -465,6 +465,7 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   Layout.ParamOffsets.assign(Offsets.begin(), Offsets.end());
   Layout.StaticSharedSize = ML.StaticSharedSize;
   Layout.DynamicSharedOffset = alignTo(ML.StaticSharedSize, 16);
+  Layout.ReservedSharedSize = ML.UsesReservedShared ? ReservedSharedBytes : 0;
   Layout.UsesCTABarriers = ML.UsesBarriers;
   Layout.PhaseStateSize = ML.PhaseStateSize;
   Layout.RunsWarpChains = ML.RunsWarpChains;

@@ -57,6 +57,9 @@ public:
   llvm::StringMap<llvm::GlobalVariable *> Globals; ///< .global and .const
   llvm::StringMap<uint64_t> SharedOffsets;         ///< .shared: offset
   uint64_t StaticSharedSize = 0;
+  /// Some function reads where the reserved shared memory lies
+  /// (KernelLayout::ReservedSharedSize).
+  bool UsesReservedShared = false;
   bool UsesBarriers = false;
   /// Warps wait for each other only at CTA barriers, not in loops on what
   /// other warps write: if those barriers allow, the kernel's CTAs may run
@@ -314,6 +317,8 @@ private:
   /// completed.
   llvm::Error lowerAsyncWaitPrologue(unsigned Index, const ptx::Instruction &I);
   llvm::Value *AsyncWaitResult = nullptr;
+  /// %total_smem_size, %aggr_smem_size and %reserved_smem_offset_*.
+  LaneValue readSharedSizeSpecial(llvm::StringRef Name);
   /// %clusterid, %cluster_ctarank, ... (Async.cpp); Dim is the component.
   llvm::Expected<LaneValue> readClusterSpecial(llvm::StringRef Name,
                                                unsigned Dim);

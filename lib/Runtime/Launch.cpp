@@ -335,7 +335,7 @@ public:
     const uint32_t *B = C.Block;
     NumThreads = B[0] * B[1] * B[2];
     NumWarps = (NumThreads + WarpSize - 1) / WarpSize;
-    SharedSize = K.Layout.DynamicSharedOffset + C.DynamicSharedBytes;
+    SharedSize = getSharedWindowSize(K.Layout, C.DynamicSharedBytes);
     // Shared memory is host memory between guard pages: a kernel indexing
     // past it faults instead of corrupting the heap.
     SharedBase = Cluster ? Cluster->SharedBase
@@ -888,7 +888,7 @@ public:
     unsigned N = Dim[0] * Dim[1] * Dim[2];
     const uint32_t *B = C.Block;
     NumThreads = B[0] * B[1] * B[2];
-    SharedSize = K.Layout.DynamicSharedOffset + C.DynamicSharedBytes;
+    SharedSize = getSharedWindowSize(K.Layout, C.DynamicSharedBytes);
     Shared = static_cast<char *>(runtime::allocateClusterShared(
         std::max<uint64_t>(SharedSize, 16), 256, N, Stride));
     for (unsigned R = 0; R != N; ++R) {

@@ -34,6 +34,12 @@ struct KernelLayout {
   uint64_t StaticSharedSize = 0;
   /// Where dynamic (extern) shared memory starts.
   uint64_t DynamicSharedOffset = 0;
+  /// The shared memory reserved for NVIDIA system software (cooperative
+  /// groups keep their multi-warp scratch there, at
+  /// %reserved_smem_offset_1): ReservedSharedBytes after the user's shared
+  /// memory rounded up to SharedAllocationUnit, when the kernel reads a
+  /// %reserved_smem_offset_* or %aggr_smem_size register; 0 otherwise.
+  uint64_t ReservedSharedSize = 0;
   /// The warps run as fibers: the kernel has CTA barriers, or its warps may
   /// wait for each other through memory.
   bool UsesCTABarriers = false;
@@ -68,6 +74,30 @@ struct KernelLayout {
   std::vector<std::string> SourceFiles;
   std::vector<SourceLine> SourceLines;
 };
+
+/// sm_80 and later reserve 1 KiB of each CTA's shared memory for the system
+/// and allocate the rest in units of 128 bytes (%total_smem_size counts
+/// whole units).
+constexpr uint64_t ReservedSharedBytes = 1024;
+constexpr uint64_t SharedAllocationUnit = 128;
+
+/// Where the reserved region starts: the user's shared memory (static and
+/// dynamic), rounded up to whole allocation units; also %total_smem_size.
+inline uint64_t getReservedSharedBegin(const KernelLayout &L,
+                                       uint64_t DynamicSharedBytes) {
+  uint64_t User = L.DynamicSharedOffset + DynamicSharedBytes;
+  return (User + SharedAllocationUnit - 1) / SharedAllocationUnit *
+         SharedAllocationUnit;
+}
+
+/// The bytes of shared memory a CTA of the kernel addresses: the user's,
+/// and the reserved region where the kernel uses it.
+inline uint64_t getSharedWindowSize(const KernelLayout &L,
+                                    uint64_t DynamicSharedBytes) {
+  if (!L.ReservedSharedSize)
+    return L.DynamicSharedOffset + DynamicSharedBytes;
+  return getReservedSharedBegin(L, DynamicSharedBytes) + L.ReservedSharedSize;
+}
 
 /// A kernel compiled for one block shape, ready to launch.
 struct CompiledKernel {

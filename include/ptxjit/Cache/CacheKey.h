@@ -22,7 +22,7 @@ namespace cache {
 
 /// The version of the cache's entry formats and key recipes; bump it when
 /// either changes.
-constexpr uint32_t CacheFormatVersion = 8;
+constexpr uint32_t CacheFormatVersion = 9;
 
 using CacheDigest = std::array<uint8_t, 32>;
 
