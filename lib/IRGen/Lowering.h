@@ -324,6 +324,9 @@ private:
                                                unsigned Dim);
   llvm::Error lowerWarpSync(const ptx::Instruction &I);
   llvm::Error lowerWarpSyncOp(const ptx::Instruction &I);
+  /// redux.sync.min/max.f32 of V over the member lanes (Sync.cpp).
+  llvm::Value *reduceFloats(const ptx::Instruction &I, llvm::Value *V,
+                            llvm::Value *On, llvm::Value *PerLane);
   /// Warp-synchronous instructions that exchange data, of one kind (the
   /// same opcode and qualifiers) at several places in the function: lanes
   /// blocked at one of them complete with lanes arriving at another (sm_70

@@ -18,6 +18,7 @@
 
 #include "CheckInstrumentation.h"
 #include "Lowering.h"
+#include "Semantics.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/PTX/MatrixRules.h"
 #include "llvm/IR/InlineAsm.h"
@@ -602,6 +603,48 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
   return Error::success();
 }
 
+/// redux.sync.min/max.f32 (sm_100a): min/max.f32 over the member lanes
+/// (-0 < +0; a NaN loses unless .NaN; magnitudes with .abs), NaN results
+/// canonical. The identity fills non-member lanes: a NaN, which min/max
+/// ignore, or with .NaN the infinity on the losing side.
+Value *FunctionLowering::reduceFloats(const ptx::Instruction &I, Value *V,
+                                      Value *On, Value *PerLane) {
+  Type *F32 = B.getFloatTy();
+  V = B.CreateBitCast(V, getVectorType(F32));
+  if (I.hasModifier(Modifier::Abs))
+    V = B.CreateUnaryIntrinsic(Intrinsic::fabs, V);
+  bool Min = I.hasModifier(Modifier::Min);
+  bool NaNProp = I.hasModifier(Modifier::NaNMode);
+  Intrinsic::ID ID =
+      Min ? (NaNProp ? Intrinsic::minimum : Intrinsic::minimumnum)
+          : (NaNProp ? Intrinsic::maximum : Intrinsic::maximumnum);
+  Value *Identity = splat(NaNProp ? ConstantFP::getInfinity(F32, !Min)
+                                  : ConstantFP::getNaN(F32));
+  Value *R;
+  if (PerLane) {
+    R = Identity;
+    for (unsigned K = 0; K != Lanes; ++K) {
+      Value *Named =
+          B.CreateICmpNE(B.CreateAnd(PerLane, splat(B.getInt32(1u << K))),
+                         splat(B.getInt32(0)));
+      Value *Contrib =
+          B.CreateSelect(Named, splat(B.CreateExtractElement(V, K)), Identity);
+      R = B.CreateBinaryIntrinsic(ID, R, Contrib);
+    }
+  } else {
+    // A rotating tree: after five steps every lane holds the result.
+    R = B.CreateSelect(On, V, Identity);
+    for (unsigned Step = Lanes / 2; Step; Step /= 2) {
+      SmallVector<int, 32> Rotate;
+      for (unsigned K = 0; K != Lanes; ++K)
+        Rotate.push_back((K + Step) % Lanes);
+      R = B.CreateBinaryIntrinsic(ID, R, B.CreateShuffleVector(R, Rotate));
+    }
+    R = B.CreateExtractElement(R, uint64_t(0));
+  }
+  return canonicalizeNaN(*this, R);
+}
+
 Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
   Type *I32 = B.getInt32Ty();
   // The lanes each lane computes with: its member mask among the running
@@ -665,6 +708,8 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
       return A.takeError();
     Value *V = widen(A->V);
     Value *On = maskToVector(Active);
+    if (T == ScalarType::F32)
+      return syncResult(I, I.Operands[0], 0, reduceFloats(I, V, On, PerLane));
     bool S = ptx::isSigned(T);
     Intrinsic::ID ID;
     uint32_t Identity;

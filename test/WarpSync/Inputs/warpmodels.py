@@ -153,6 +153,35 @@ def reduxes(x):
     return per_thread(x, 10, f)
 
 
+def f32_is_nan(b):
+    return (b & 0x7f800000) == 0x7f800000 and (b & 0x7fffff) != 0
+
+
+def f32_order(b):
+    """Sort key of a non-NaN float's bits: by value, -0 below +0."""
+    v = struct.unpack("<f", struct.pack("<I", b))[0]
+    return (v, 0 if b >> 31 else 1)
+
+
+def f32_min_max(bits, pick, nan_wins):
+    """min.f32/max.f32 of several values (the PTX ISA's min/max): NaNs are
+    ignored unless nan_wins or all are NaN; a NaN result is 0x7fffffff."""
+    nans = [b for b in bits if f32_is_nan(b)]
+    if nans and (nan_wins or len(nans) == len(bits)):
+        return 0x7fffffff
+    return pick((b for b in bits if not f32_is_nan(b)), key=f32_order)
+
+
+def redux_floats(x):
+    def f(w, l):
+        mags = [b & 0x7fffffff for b in w]
+        own = [mags[i] for i in range(l % 2, 32, 2)]
+        return [f32_min_max(w, min, False), f32_min_max(w, max, False),
+                f32_min_max(mags, min, False), f32_min_max(w, max, True),
+                f32_min_max(mags, min, True), f32_min_max(own, max, False)]
+    return per_thread(x, 6, f)
+
+
 def half_masks(x):
     def f(w, l):
         half = range(0, 16) if l < 16 else range(16, 32)
@@ -174,6 +203,18 @@ def gen(kind, path, n):
             if kind == "votes":
                 v = [rng.randint(1, 9), -rng.randint(0, 9), rng.randint(-3, 3),
                      1 if l == 7 else 0][c]
+            elif kind == "floats":
+                # Warp 0: signed zeros, infinities, a subnormal, one NaN;
+                # warp 1: a NaN (both signs, payloads) in every odd lane.
+                special = [0x80000000, 0x00000000, 0xff800000, 0x7f800000,
+                           0x00000001, 0x80000001, 0x7fc00000]
+                if w % 2 == 0:
+                    v = special[l] if l < len(special) else rng.getrandbits(32)
+                    if f32_is_nan(v) and l != 6:
+                        v &= 0xff7fffff
+                else:
+                    v = ([0x7fc00001, 0xffc00000, 0x7f800001][l % 3] if l % 2
+                         else rng.getrandbits(32) & 0xbf7fffff)
             elif kind == "matches":
                 v = [42, rng.randint(0, 3), 1000 + l, l % 2][c]
             else:  # "words": full 32-bit range, small, negative, equal
