@@ -663,6 +663,20 @@ Error InstructionLowering::visitMov(const ptx::Instruction &I) {
   return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Ops.size() != 2)
       return FL.error(I, "mov needs two operands");
+    if (I.VectorWidth != 1) {
+      // mov.v4: element by element, all read before any is written.
+      SmallVector<LaneValue, 8> Elts;
+      for (const Operand &E : Ops[1].Elements) {
+        Expected<LaneValue> V = FL.read(E, T);
+        if (!V)
+          return V.takeError();
+        Elts.push_back(*V);
+      }
+      for (auto [D, V] : zip(Ops[0].Elements, Elts))
+        if (Error Err = FL.write(D, V.V, T))
+          return Err;
+      return Error::success();
+    }
     if (Ops[0].Kind == Operand::Vector) {
       // Unpacking: the low bits go to the first element.
       Expected<LaneValue> V =

@@ -101,8 +101,8 @@ static bool hasRelaxedTypes(Opcode Op) {
 /// Instructions whose .v2/.v4/.v8 make their data operands vectors.
 static bool hasVectorData(Opcode Op) {
   return Op == Opcode::Ld || Op == Opcode::Ldu || Op == Opcode::St ||
-         Op == Opcode::Atom || Op == Opcode::Red || Op == Opcode::Tex ||
-         Op == Opcode::Tld4 || isSurfaceAccess(Op);
+         Op == Opcode::Mov || Op == Opcode::Atom || Op == Opcode::Red ||
+         Op == Opcode::Tex || Op == Opcode::Tld4 || isSurfaceAccess(Op);
 }
 
 /// Instructions whose destination may be a pair `d|p`.

@@ -1168,10 +1168,17 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
     Op.Name = Name;
     if (Name[0] == '%') {
       Op.Kind = Operand::Register;
-      // %tid.x: the component is written right after the name.
+      // %tid.x, %v.r: the component is written right after the name
+      // (.r .g .b .a name .x .y .z .w).
+      size_t Component = StringRef::npos;
       if (Tok.is(Token::Directive) && Tok.Text.data() == Name.end() &&
-          Tok.Text.size() == 2 && StringRef("xyzw").contains(Tok.Text[1])) {
-        Op.Component = Tok.Text[1];
+          Tok.Text.size() == 2) {
+        Component = StringRef("xyzw").find(Tok.Text[1]);
+        if (Component == StringRef::npos)
+          Component = StringRef("rgba").find(Tok.Text[1]);
+      }
+      if (Component != StringRef::npos) {
+        Op.Component = "xyzw"[Component];
         next();
       } else if (Tok.is(Token::Directive) && Tok.Text.data() == Name.end()) {
         // %r1.b0, %r1.h10, %r1.b7654: a video instruction's selector.

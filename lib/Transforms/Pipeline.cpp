@@ -4,6 +4,7 @@
 #include "ptxjit/Transforms/Inliner.h"
 #include "ptxjit/Transforms/RegisterScopes.h"
 #include "ptxjit/Transforms/RegisterWebs.h"
+#include "ptxjit/Transforms/VectorRegisters.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace llvm;
@@ -13,6 +14,7 @@ using namespace ptxjit::transforms;
 static const PassInfo Passes[] = {
     {"inline", "inline direct calls of device functions"},
     {"resolve-scopes", "rename registers that shadow others in nested blocks"},
+    {"split-vectors", "give each component of a .v2/.v4/.v8 register its own"},
     {"register-webs", "give each web of a reused register its own name"},
 };
 
@@ -36,6 +38,9 @@ Expected<PreparedFunction> transforms::runPipeline(const ptx::Module &M,
   // Registers are looked up by name alone from here on.
   R.F = resolveRegisterScopes(R.F, Alloc);
   if (StopAfter == "resolve-scopes")
+    return std::move(R);
+  R.F = splitVectorRegisters(R.F, Alloc);
+  if (StopAfter == "split-vectors")
     return std::move(R);
   Expected<PTXCFG> CFG = PTXCFG::build(M, R.F);
   if (!CFG)

@@ -1,0 +1,194 @@
+//===- VectorRegisters.cpp - Splitting .v2/.v4/.v8 registers --------------===//
+
+#include "ptxjit/Transforms/VectorRegisters.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/Twine.h"
+
+using namespace llvm;
+using namespace ptxjit;
+using namespace ptxjit::transforms;
+using ptx::Operand;
+using ptx::VariableDecl;
+
+namespace {
+
+class VectorSplitter {
+public:
+  VectorSplitter(const ptx::Function &F, BumpPtrAllocator &Alloc)
+      : F(F), Alloc(Alloc) {}
+  ptx::Function run();
+
+private:
+  struct VectorDecl {
+    unsigned Width;
+    bool IsRange;
+  };
+  /// The vector register Name names, and for a range's register its index.
+  const VectorDecl *find(StringRef Name, StringRef &Index) const;
+  /// The scalar register of component K of vector register Name.
+  StringRef getComponent(StringRef Name, unsigned K);
+  Operand rewrite(const Operand &Op, bool &Changed);
+  StringRef save(const Twine &T);
+
+  const ptx::Function &F;
+  BumpPtrAllocator &Alloc;
+  StringMap<VectorDecl> Vectors; ///< by name (a range's: its prefix)
+};
+
+} // namespace
+
+/// ".x" ... ".w", then ".e4" ...: '.' is in no PTX identifier, so these
+/// names meet no other register's.
+static std::string getSuffix(unsigned K) {
+  if (K < 4)
+    return std::string(".") + "xyzw"[K];
+  return (".e" + Twine(K)).str();
+}
+
+StringRef VectorSplitter::save(const Twine &T) {
+  std::string S = T.str();
+  char *Mem = Alloc.Allocate<char>(S.size());
+  std::copy(S.begin(), S.end(), Mem);
+  return StringRef(Mem, S.size());
+}
+
+const VectorSplitter::VectorDecl *VectorSplitter::find(StringRef Name,
+                                                       StringRef &Index) const {
+  auto It = Vectors.find(Name);
+  if (It != Vectors.end() && !It->second.IsRange) {
+    Index = "";
+    return &It->second;
+  }
+  StringRef Stem = Name.rtrim("0123456789");
+  It = Vectors.find(Stem);
+  if (Stem.size() == Name.size() || It == Vectors.end() || !It->second.IsRange)
+    return nullptr;
+  Index = Name.drop_front(Stem.size());
+  return &It->second;
+}
+
+StringRef VectorSplitter::getComponent(StringRef Name, unsigned K) {
+  StringRef Index;
+  const VectorDecl *D = find(Name, Index);
+  assert(D && K < D->Width && "not a component of a vector register");
+  (void)D;
+  if (Index.empty())
+    return save(Name + getSuffix(K));
+  return save(Name.drop_back(Index.size()) + getSuffix(K) + "." + Index);
+}
+
+Operand VectorSplitter::rewrite(const Operand &Op, bool &Changed) {
+  Operand New = Op;
+  switch (Op.Kind) {
+  case Operand::Register:
+  case Operand::Symbol: {
+    StringRef Index;
+    const VectorDecl *D = find(Op.Name, Index);
+    if (!D)
+      break;
+    Changed = true;
+    if (Op.Component) {
+      // %v.x, %v.a (the parser writes .r .g .b .a as .x .y .z .w).
+      New.Kind = Operand::Register;
+      New.Name = getComponent(Op.Name, StringRef("xyzw").find(Op.Component));
+      New.Component = 0;
+      break;
+    }
+    // The whole vector, where an instruction's vector data stands.
+    Operand *Elts = Alloc.Allocate<Operand>(D->Width);
+    for (unsigned K = 0; K != D->Width; ++K) {
+      Operand E;
+      E.Loc = Op.Loc;
+      E.Kind = Operand::Register;
+      E.Name = getComponent(Op.Name, K);
+      new (&Elts[K]) Operand(E);
+    }
+    New = Operand();
+    New.Loc = Op.Loc;
+    New.Kind = Operand::Vector;
+    New.Elements = ArrayRef<Operand>(Elts, D->Width);
+    break;
+  }
+  case Operand::Vector:
+  case Operand::PredPair: {
+    Operand *Mem = Alloc.Allocate<Operand>(Op.Elements.size());
+    bool ElementChanged = false;
+    for (size_t K = 0; K != Op.Elements.size(); ++K)
+      new (&Mem[K]) Operand(rewrite(Op.Elements[K], ElementChanged));
+    if (ElementChanged)
+      New.Elements = ArrayRef<Operand>(Mem, Op.Elements.size());
+    Changed |= ElementChanged;
+    break;
+  }
+  default:
+    break;
+  }
+  return New;
+}
+
+ptx::Function VectorSplitter::run() {
+  ptx::Function Result = F;
+  // Each vector declaration becomes its first component's; the other
+  // components' go at the end of Locals, their statements after its.
+  DenseMap<unsigned, SmallVector<unsigned, 7>> Others;
+  for (size_t Idx = 0, E = Result.Locals.size(); Idx != E; ++Idx) {
+    const VariableDecl D = Result.Locals[Idx];
+    if (D.Space != ptx::StateSpace::Reg || D.VectorWidth == 1)
+      continue;
+    Vectors[D.Name] = {D.VectorWidth, D.IsRange};
+    VariableDecl Scalar = D;
+    Scalar.VectorWidth = 1;
+    Scalar.ContinuesPrevious = false;
+    for (unsigned K = 0; K != D.VectorWidth; ++K) {
+      Scalar.Name = save(D.Name + getSuffix(K) + (D.IsRange ? "." : ""));
+      if (K == 0) {
+        Result.Locals[Idx] = Scalar;
+      } else {
+        Others[Idx].push_back(Result.Locals.size());
+        Result.Locals.push_back(Scalar);
+      }
+    }
+  }
+  if (Vectors.empty())
+    return Result;
+  std::vector<ptx::Statement> Body;
+  Body.reserve(Result.Body.size() + Result.Locals.size() - F.Locals.size());
+  for (ptx::Statement &S : Result.Body) {
+    Body.push_back(std::move(S));
+    if (Body.back().Kind != ptx::Statement::Decl)
+      continue;
+    auto It = Others.find(Body.back().Index);
+    if (It == Others.end())
+      continue;
+    ptx::Statement Decl = Body.back();
+    for (unsigned Idx : It->second) {
+      Decl.Index = Idx;
+      Body.push_back(Decl);
+    }
+  }
+  Result.Body = std::move(Body);
+  for (ptx::Statement &S : Result.Body) {
+    if (S.Kind != ptx::Statement::Inst)
+      continue;
+    ptx::Instruction &I = S.Instr;
+    bool Changed = false;
+    SmallVector<Operand, 8> Ops;
+    for (const Operand &Op : I.Operands)
+      Ops.push_back(rewrite(Op, Changed));
+    if (!Changed)
+      continue;
+    Operand *Mem = Alloc.Allocate<Operand>(Ops.size());
+    std::uninitialized_copy(Ops.begin(), Ops.end(), Mem);
+    I.Operands = ArrayRef<Operand>(Mem, Ops.size());
+  }
+  return Result;
+}
+
+ptx::Function transforms::splitVectorRegisters(const ptx::Function &F,
+                                               BumpPtrAllocator &Alloc) {
+  if (!F.HasBody)
+    return F;
+  return VectorSplitter(F, Alloc).run();
+}
