@@ -34,8 +34,11 @@ nvcc_variants=(
   "nvcc-sm80-O0|-arch=sm_80 -O0 -Xcicc -O0"
   "nvcc-sm80-G|-arch=sm_80 -G"
 )
+# cooperative_groups offers cluster_group to nvcc only, unless told that
+# the cluster intrinsics are there (clang 22 has them).
 clang_variants=(
   "clang-sm80-O3|--cuda-gpu-arch=sm_80 -O3"
+  "clang-sm90-O3|--cuda-gpu-arch=sm_90 -O3 -D_CG_CLUSTER_INTRINSICS_AVAILABLE"
 )
 
 for tool in "$NVCC" "$CLANG"; do
