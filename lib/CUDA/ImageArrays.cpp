@@ -206,12 +206,27 @@ cuda::lookupMipmappedImageArray(const void *Handle) {
   return const_cast<MipmappedImageArray *>(M);
 }
 
+namespace {
+/// An array's rows and slices as copies address them. A layered 1D array
+/// (extent W x 0 x L) keeps its layers as rows, but CUDA copies it as L
+/// slices of one row each: extent W x 1 x L, the layer in z.
+struct CopyView {
+  size_t Height, Depth, SlicePitch;
+};
+CopyView getCopyView(const ImageArray &A) {
+  const runtime::ImageResource &R = A.Resource;
+  if (R.Layered && !A.Extent.Height)
+    return {1, R.Height, R.RowPitch};
+  return {R.Height, R.Depth, R.SlicePitch};
+}
+} // namespace
+
 CopyEnd CopyEnd::ofArray(const ImageArray &A, size_t XBytes, size_t Y,
                          size_t Z) {
   CopyEnd End;
   End.Base = A.Resource.Data;
   End.Pitch = A.Resource.RowPitch;
-  End.SlicePitch = A.Resource.SlicePitch;
+  End.SlicePitch = getCopyView(A).SlicePitch;
   End.Array = &A;
   End.XBytes = XBytes, End.Y = Y, End.Z = Z;
   return End;
@@ -232,9 +247,10 @@ static Expected<char *> locate(const CopyEnd &End, size_t Width, size_t Height,
                                size_t Depth) {
   if (const ImageArray *A = End.Array) {
     const runtime::ImageResource &R = A->Resource;
+    CopyView V = getCopyView(*A);
     if (End.XBytes > R.RowPitch || Width > R.RowPitch - End.XBytes ||
-        End.Y > R.Height || Height > R.Height - End.Y || End.Z > R.Depth ||
-        Depth > R.Depth - End.Z)
+        End.Y > V.Height || Height > V.Height - End.Y || End.Z > V.Depth ||
+        Depth > V.Depth - End.Z)
       return invalidValue("the copy runs past the end of the array");
   } else if (Width > End.Pitch && (Height > 1 || Depth > 1)) {
     return invalidValue("a row is wider than its pitch");
