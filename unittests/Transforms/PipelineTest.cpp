@@ -14,6 +14,7 @@ TEST(PipelineTest, PassesInOrder) {
   for (const PassInfo &P : getPasses())
     Names.push_back(P.Name.str());
   EXPECT_EQ(Names, (std::vector<std::string>{"inline", "resolve-scopes",
+                                             "split-vectors",
                                              "register-webs"}));
   EXPECT_TRUE(isPassName("resolve-scopes"));
   EXPECT_FALSE(isPassName("cfg"));
