@@ -109,7 +109,8 @@ static bool mayHoldSomeLanes(const ptx::Instruction &I) {
 
 BitVector transforms::findSplitBlocks(const ptx::Function &F, const PTXCFG &CFG,
                                       const UniformityInfo &UI,
-                                      const StringSet<> &Reads) {
+                                      const StringSet<> &Reads,
+                                      const BitVector *Ignore) {
   unsigned N = CFG.Blocks.size();
   // Per block: it holds lanes back (a sync point or a call), and the first
   // lanes-holding instruction of a converged warp.
@@ -164,8 +165,8 @@ BitVector transforms::findSplitBlocks(const ptx::Function &F, const PTXCFG &CFG,
       Reach(B, /*Self=*/true, N, Split);
       continue;
     }
-    if (Blk.Succs.size() < 2 || Blk.End == Blk.Begin ||
-        F.Body[Blk.End - 1].Kind != Statement::Inst ||
+    if ((Ignore && Ignore->test(B)) || Blk.Succs.size() < 2 ||
+        Blk.End == Blk.Begin || F.Body[Blk.End - 1].Kind != Statement::Inst ||
         !maySplit(F, CFG, Blk, F.Body[Blk.End - 1].Instr, UI))
       continue;
     // The split groups meet at Join if the dispatcher runs every group

@@ -5,6 +5,7 @@
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/PTX/SpecialRegisters.h"
 #include "ptxjit/Transforms/CFG.h"
+#include "ptxjit/Transforms/LockstepLoops.h"
 #include "ptxjit/Transforms/SplitBlocks.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <functional>
@@ -274,8 +275,10 @@ void UniformityInfo::run() {
       Visit(I.Operands[N]);
     if (HasDest && !I.Operands.empty()) {
       auto Def = [&](const Operand &R) {
-        if ((R.Kind == Operand::Register || R.Kind == Operand::Symbol) &&
-            DefCount.lookup(R.Name) == 1)
+        if (R.Kind != Operand::Register && R.Kind != Operand::Symbol)
+          return;
+        DefBlocks[R.Name].push_back(StmtBlock[Idx]);
+        if (DefCount.lookup(R.Name) == 1)
           DefAt[R.Name] = Idx;
       };
       const Operand &D = I.Operands[0];
@@ -488,7 +491,7 @@ bool UniformityInfo::visitInstructions() {
           return;
         Shape New = Result;
         if (CFG.Blocks.size() > B && Divergent.test(B) &&
-            !BlockLocal.contains(R.Name))
+            !BlockLocal.contains(R.Name) && !keepsShapeInLoop(R.Name, B))
           New = Shape::varying();
         // The first definition seen sets the shape; later ones join it.
         auto [It, Inserted] = Registers.try_emplace(R.Name, New);
@@ -513,12 +516,14 @@ bool UniformityInfo::visitInstructions() {
   return Changed;
 }
 
-bool UniformityInfo::updateDivergence(const StringSet<> &Reads) {
-  bool Changed = false;
+BitVector UniformityInfo::computeDivergence(const StringSet<> &Reads,
+                                            const BitVector *Ignore) const {
   unsigned N = CFG.Blocks.size();
+  BitVector Result(N);
   for (unsigned B = 0; B != N; ++B) {
     const PTXBlock &Blk = CFG.Blocks[B];
-    if (Blk.Succs.size() < 2 || Blk.End == Blk.Begin)
+    if ((Ignore && Ignore->test(B)) || Blk.Succs.size() < 2 ||
+        Blk.End == Blk.Begin)
       continue;
     const Statement &Last = F.Body[Blk.End - 1];
     if (Last.Kind != Statement::Inst)
@@ -546,10 +551,7 @@ bool UniformityInfo::updateDivergence(const StringSet<> &Reads) {
       if (S == Join || S >= N || Seen.test(S))
         continue;
       Seen.set(S);
-      if (!Divergent.test(S)) {
-        Divergent.set(S);
-        Changed = true;
-      }
+      Result.set(S);
       for (unsigned T : CFG.Blocks[S].Succs)
         Work.push_back(T);
     }
@@ -559,13 +561,43 @@ bool UniformityInfo::updateDivergence(const StringSet<> &Reads) {
   // in block order (a loop header reached by a back edge), or when lanes
   // are held or take turns. Each group then runs it with its own values.
   // (At CTA scope every thread still reaches the post-dominator.)
-  if (Scope == UniformityScope::Warp) {
-    BitVector Split = findSplitBlocks(F, CFG, *this, Reads);
-    Split |= Divergent;
-    if (Split != Divergent) {
-      Divergent = std::move(Split);
-      Changed = true;
-    }
-  }
+  if (Scope == UniformityScope::Warp)
+    Result |= findSplitBlocks(F, CFG, *this, Reads, Ignore);
+  return Result;
+}
+
+bool UniformityInfo::updateDivergence(const StringSet<> &Reads) {
+  BitVector New = computeDivergence(Reads, nullptr);
+  New |= Divergent;
+  bool Changed = New != Divergent;
+  Divergent = std::move(New);
+  if (Scope != UniformityScope::Warp)
+    return Changed;
+  // Loops that lanes only leave keep their registers' shapes (Update in
+  // visitInstructions); fewer of them as divergence grows.
+  std::vector<LockstepLoop> Loops = findLockstepLoops(
+      F, CFG, Reads, Divergent, [&](const BitVector &Exiting) {
+        return computeDivergence(Reads, &Exiting);
+      });
+  std::vector<int> Of(CFG.Blocks.size(), -1);
+  for (unsigned L = 0; L != Loops.size(); ++L)
+    for (unsigned B : Loops[L].Blocks.set_bits())
+      Of[B] = L;
+  if (Of != LockstepOf)
+    Changed = true;
+  Lockstep = std::move(Loops);
+  LockstepOf = std::move(Of);
   return Changed;
+}
+
+bool UniformityInfo::keepsShapeInLoop(StringRef Name, unsigned B) const {
+  if (B >= LockstepOf.size() || LockstepOf[B] < 0)
+    return false;
+  const LockstepLoop &L = Lockstep[LockstepOf[B]];
+  if (L.ReadAfter.contains(Name))
+    return false;
+  auto It = DefBlocks.find(Name);
+  return It != DefBlocks.end() && all_of(It->second, [&](unsigned D) {
+           return L.Blocks.test(D) || !Divergent.test(D);
+         });
 }

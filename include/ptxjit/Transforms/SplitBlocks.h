@@ -62,10 +62,12 @@ bool loopMayWaitForOthers(const ptx::Function &F, const PTXCFG &CFG,
 /// branch counts. An async wait (mbarrier, barrier.cluster) or a CTA barrier
 /// with a count or a guard may hold some lanes of a converged warp: so does
 /// everything reachable from it. UI is F's uniformity at warp scope, Reads
-/// its collectReadRegisters.
+/// its collectReadRegisters. The branches ending the blocks in Ignore, if
+/// given, are taken as uniform.
 llvm::BitVector findSplitBlocks(const ptx::Function &F, const PTXCFG &CFG,
                                 const UniformityInfo &UI,
-                                const llvm::StringSet<> &Reads);
+                                const llvm::StringSet<> &Reads,
+                                const llvm::BitVector *Ignore = nullptr);
 
 } // namespace transforms
 } // namespace ptxjit

@@ -10,6 +10,7 @@
 #ifndef PTXJIT_TRANSFORMS_UNIFORMITY_H
 #define PTXJIT_TRANSFORMS_UNIFORMITY_H
 
+#include "ptxjit/Transforms/LockstepLoops.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -109,6 +110,14 @@ private:
   void run();
   bool visitInstructions();
   bool updateDivergence(const llvm::StringSet<> &Reads);
+  /// The blocks that may run split, the branches ending the blocks in
+  /// Ignore (if given) taken as uniform.
+  llvm::BitVector computeDivergence(const llvm::StringSet<> &Reads,
+                                    const llvm::BitVector *Ignore) const;
+  /// Whether register Name, defined in block B, keeps its shape there
+  /// although B runs split: B is in a lockstep loop (LockstepLoops.h) that
+  /// the register is private to.
+  bool keepsShapeInLoop(llvm::StringRef Name, unsigned B) const;
 
   const ptx::Function &F;
   const PTXCFG &CFG;
@@ -122,6 +131,11 @@ private:
   llvm::StringSet<> BlockLocal;
   llvm::StringSet<> LocalNames; ///< .local variables of the function
   llvm::BitVector Divergent;
+  /// Warp scope: loops whose lanes run in step, and each block's (-1: none).
+  std::vector<LockstepLoop> Lockstep;
+  std::vector<int> LockstepOf;
+  /// The blocks where each register is written.
+  llvm::StringMap<llvm::SmallVector<unsigned, 2>> DefBlocks;
 };
 
 } // namespace transforms
