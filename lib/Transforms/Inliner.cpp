@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/Transforms/Inliner.h"
+#include "Operands.h"
 #include "RegisterDecls.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -286,13 +287,7 @@ uint64_t Inliner::getInlinedSize(const ptx::Function &G) {
   return Size;
 }
 
-StringRef Inliner::save(const Twine &T) {
-  SmallString<64> Buf;
-  StringRef S = T.toStringRef(Buf);
-  char *Mem = Alloc.Allocate<char>(S.size());
-  std::copy(S.begin(), S.end(), Mem);
-  return StringRef(Mem, S.size());
-}
+StringRef Inliner::save(const Twine &T) { return saveName(Alloc, T); }
 
 template <typename T> ArrayRef<T> Inliner::copyArray(ArrayRef<T> A) {
   if (A.empty())

@@ -1,6 +1,7 @@
 //===- LockstepLoops.cpp - Loops whose lanes leave but never split --------===//
 
 #include "ptxjit/Transforms/LockstepLoops.h"
+#include "Operands.h"
 #include "ptxjit/PTX/InstructionTable.h"
 #include "ptxjit/Transforms/CFG.h"
 #include "ptxjit/Transforms/SplitBlocks.h"
@@ -11,13 +12,6 @@ using namespace llvm;
 using namespace ptxjit;
 using namespace ptxjit::transforms;
 using ptx::Statement;
-
-static void addNames(const ptx::Operand &Op, StringSet<> &Out) {
-  if (!Op.Name.empty())
-    Out.insert(Op.Name);
-  for (const ptx::Operand &E : Op.Elements)
-    addNames(E, Out);
-}
 
 /// Whether the blocks in Loop hold a sync point or a call.
 static bool holdsLanes(const ptx::Function &F, const PTXCFG &CFG,
@@ -116,7 +110,7 @@ std::vector<LockstepLoop> transforms::findLockstepLoops(
           if (!I.GuardPredicate.empty())
             L.ReadAfter.insert(I.GuardPredicate);
           for (const ptx::Operand &Op : I.Operands)
-            addNames(Op, L.ReadAfter);
+            collectNames(Op, L.ReadAfter);
         }
       }
       // Lanes held on the way in could come late.

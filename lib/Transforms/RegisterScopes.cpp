@@ -1,6 +1,7 @@
 //===- RegisterScopes.cpp - Resolving PTX's block-scoped registers --------===//
 
 #include "ptxjit/Transforms/RegisterScopes.h"
+#include "Operands.h"
 #include "ptxjit/PTX/ScopeStack.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -58,8 +59,8 @@ private:
   void declare(const VariableDecl &D, bool MayRename);
   /// The name Name resolves to in the current scope.
   StringRef resolve(StringRef Name);
-  Operand resolveOperand(const Operand &Op, bool &Changed);
-  StringRef save(const Twine &T);
+  /// A register, symbol or address operand with its name resolved.
+  Operand resolveLeaf(const Operand &Op, bool &Changed);
 
   const ptx::Function &F;
   BumpPtrAllocator &Alloc;
@@ -71,13 +72,6 @@ private:
 };
 
 } // namespace
-
-StringRef ScopeResolver::save(const Twine &T) {
-  std::string S = T.str();
-  char *Mem = Alloc.Allocate<char>(S.size());
-  std::copy(S.begin(), S.end(), Mem);
-  return StringRef(Mem, S.size());
-}
 
 void ScopeResolver::declare(const VariableDecl &D, bool MayRename) {
   Scopes.declare(D);
@@ -91,8 +85,8 @@ void ScopeResolver::declare(const VariableDecl &D, bool MayRename) {
     return;
   // '.' is in no PTX identifier, so the new name meets no other. A range's
   // prefix ends in '.' so that its registers' indices stay apart from it.
-  NewNames[&D] =
-      save(D.Name + ".s" + Twine(NewNames.size() + 1) + (D.IsRange ? "." : ""));
+  NewNames[&D] = saveName(Alloc, D.Name + ".s" + Twine(NewNames.size() + 1) +
+                                     (D.IsRange ? "." : ""));
 }
 
 StringRef ScopeResolver::resolve(StringRef Name) {
@@ -105,40 +99,23 @@ StringRef ScopeResolver::resolve(StringRef Name) {
   if (!D->IsRange)
     return It->second;
   // %r3 of a renamed range %r<4> keeps its index.
-  return save(It->second + Name.drop_front(D->Name.size()));
+  return saveName(Alloc, It->second + Name.drop_front(D->Name.size()));
 }
 
-Operand ScopeResolver::resolveOperand(const Operand &Op, bool &Changed) {
+Operand ScopeResolver::resolveLeaf(const Operand &Op, bool &Changed) {
   Operand New = Op;
-  switch (Op.Kind) {
-  case Operand::Register:
-  case Operand::Symbol:
-  case Operand::Address:
-    if (Op.Name.empty())
-      break;
-    New.Name = resolve(Op.Name);
-    Changed |= New.Name.data() != Op.Name.data();
-    // The parser marks only '%' names as register bases ([p] may be a
-    // variable); a base that resolves to a .reg is one.
-    if (Op.Kind == Operand::Address && !Op.BaseIsRegister) {
-      const VariableDecl *D = Scopes.lookup(Op.Name);
-      New.BaseIsRegister = D && D->Space == ptx::StateSpace::Reg;
-      Changed |= New.BaseIsRegister;
-    }
-    break;
-  case Operand::Vector:
-  case Operand::PredPair: {
-    Operand *Mem = Alloc.Allocate<Operand>(Op.Elements.size());
-    bool ElementChanged = false;
-    for (size_t K = 0; K != Op.Elements.size(); ++K)
-      new (&Mem[K]) Operand(resolveOperand(Op.Elements[K], ElementChanged));
-    if (ElementChanged)
-      New.Elements = ArrayRef<Operand>(Mem, Op.Elements.size());
-    Changed |= ElementChanged;
-    break;
-  }
-  default:
-    break;
+  if ((Op.Kind != Operand::Register && Op.Kind != Operand::Symbol &&
+       Op.Kind != Operand::Address) ||
+      Op.Name.empty())
+    return New;
+  New.Name = resolve(Op.Name);
+  Changed |= New.Name.data() != Op.Name.data();
+  // The parser marks only '%' names as register bases ([p] may be a
+  // variable); a base that resolves to a .reg is one.
+  if (Op.Kind == Operand::Address && !Op.BaseIsRegister) {
+    const VariableDecl *D = Scopes.lookup(Op.Name);
+    New.BaseIsRegister = D && D->Space == ptx::StateSpace::Reg;
+    Changed |= New.BaseIsRegister;
   }
   return New;
 }
@@ -179,15 +156,9 @@ ptx::Function ScopeResolver::run() {
       ptx::Instruction &Out = Result.Body[I].Instr;
       if (!In.GuardPredicate.empty())
         Out.GuardPredicate = resolve(In.GuardPredicate);
-      bool Changed = false;
-      SmallVector<Operand, 8> Ops;
-      for (const Operand &Op : In.Operands)
-        Ops.push_back(resolveOperand(Op, Changed));
-      if (Changed) {
-        Operand *Mem = Alloc.Allocate<Operand>(Ops.size());
-        std::uninitialized_copy(Ops.begin(), Ops.end(), Mem);
-        Out.Operands = ArrayRef<Operand>(Mem, Ops.size());
-      }
+      rewriteOperands(Out, Alloc, [this](const Operand &Op, bool &Changed) {
+        return resolveLeaf(Op, Changed);
+      });
       break;
     }
     default:

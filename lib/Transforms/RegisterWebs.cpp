@@ -1,6 +1,7 @@
 //===- RegisterWebs.cpp - Splitting reused PTX registers ------------------===//
 
 #include "ptxjit/Transforms/RegisterWebs.h"
+#include "Operands.h"
 #include "RegisterDecls.h"
 #include "ptxjit/Transforms/CFG.h"
 #include "llvm/ADT/BitVector.h"
@@ -191,10 +192,7 @@ ptx::Function transforms::splitRegisterWebs(const ptx::Function &F,
   auto WebName = [&](StringRef Reg, unsigned N) -> StringRef {
     if (N == 0)
       return Reg;
-    std::string Name = (Reg + ".w" + Twine(N)).str();
-    char *Mem = Alloc.Allocate<char>(Name.size());
-    std::copy(Name.begin(), Name.end(), Mem);
-    return StringRef(Mem, Name.size());
+    return saveName(Alloc, Reg + ".w" + Twine(N));
   };
   bool AnySplit = false;
   for (auto &E : NumWebs)

@@ -1,6 +1,7 @@
 //===- SplitBlocks.cpp - Blocks that may run while the warp is split ------===//
 
 #include "ptxjit/Transforms/SplitBlocks.h"
+#include "Operands.h"
 #include "ptxjit/PTX/AST.h"
 #include "ptxjit/Transforms/CFG.h"
 #include "ptxjit/Transforms/Uniformity.h"
@@ -11,13 +12,6 @@ using namespace ptxjit::transforms;
 using ptx::Modifier;
 using ptx::Opcode;
 using ptx::Statement;
-
-static void collectNames(const ptx::Operand &Op, StringSet<> &Out) {
-  if (!Op.Name.empty())
-    Out.insert(Op.Name);
-  for (const ptx::Operand &E : Op.Elements)
-    collectNames(E, Out);
-}
 
 StringSet<> transforms::collectReadRegisters(const ptx::Function &F) {
   StringSet<> Reads;

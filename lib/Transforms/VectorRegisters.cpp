@@ -1,6 +1,7 @@
 //===- VectorRegisters.cpp - Splitting .v2/.v4/.v8 registers --------------===//
 
 #include "ptxjit/Transforms/VectorRegisters.h"
+#include "Operands.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -29,8 +30,8 @@ private:
   const VectorDecl *find(StringRef Name, StringRef &Index) const;
   /// The scalar register of component K of vector register Name.
   StringRef getComponent(StringRef Name, unsigned K);
-  Operand rewrite(const Operand &Op, bool &Changed);
-  StringRef save(const Twine &T);
+  /// A register operand of a vector register as scalar registers.
+  Operand rewriteLeaf(const Operand &Op, bool &Changed);
 
   const ptx::Function &F;
   BumpPtrAllocator &Alloc;
@@ -45,13 +46,6 @@ static std::string getSuffix(unsigned K) {
   if (K < 4)
     return std::string(".") + "xyzw"[K];
   return (".e" + Twine(K)).str();
-}
-
-StringRef VectorSplitter::save(const Twine &T) {
-  std::string S = T.str();
-  char *Mem = Alloc.Allocate<char>(S.size());
-  std::copy(S.begin(), S.end(), Mem);
-  return StringRef(Mem, S.size());
 }
 
 const VectorSplitter::VectorDecl *VectorSplitter::find(StringRef Name,
@@ -75,56 +69,40 @@ StringRef VectorSplitter::getComponent(StringRef Name, unsigned K) {
   assert(D && K < D->Width && "not a component of a vector register");
   (void)D;
   if (Index.empty())
-    return save(Name + getSuffix(K));
-  return save(Name.drop_back(Index.size()) + getSuffix(K) + "." + Index);
+    return saveName(Alloc, Name + getSuffix(K));
+  return saveName(Alloc,
+                  Name.drop_back(Index.size()) + getSuffix(K) + "." + Index);
 }
 
-Operand VectorSplitter::rewrite(const Operand &Op, bool &Changed) {
+Operand VectorSplitter::rewriteLeaf(const Operand &Op, bool &Changed) {
+  StringRef Index;
+  const VectorDecl *D = nullptr;
+  if (Op.Kind == Operand::Register || Op.Kind == Operand::Symbol)
+    D = find(Op.Name, Index);
+  if (!D)
+    return Op;
+  Changed = true;
   Operand New = Op;
-  switch (Op.Kind) {
-  case Operand::Register:
-  case Operand::Symbol: {
-    StringRef Index;
-    const VectorDecl *D = find(Op.Name, Index);
-    if (!D)
-      break;
-    Changed = true;
-    if (Op.Component) {
-      // %v.x, %v.a (the parser writes .r .g .b .a as .x .y .z .w).
-      New.Kind = Operand::Register;
-      New.Name = getComponent(Op.Name, StringRef("xyzw").find(Op.Component));
-      New.Component = 0;
-      break;
-    }
-    // The whole vector, where an instruction's vector data stands.
-    Operand *Elts = Alloc.Allocate<Operand>(D->Width);
-    for (unsigned K = 0; K != D->Width; ++K) {
-      Operand E;
-      E.Loc = Op.Loc;
-      E.Kind = Operand::Register;
-      E.Name = getComponent(Op.Name, K);
-      new (&Elts[K]) Operand(E);
-    }
-    New = Operand();
-    New.Loc = Op.Loc;
-    New.Kind = Operand::Vector;
-    New.Elements = ArrayRef<Operand>(Elts, D->Width);
-    break;
+  if (Op.Component) {
+    // %v.x, %v.a (the parser writes .r .g .b .a as .x .y .z .w).
+    New.Kind = Operand::Register;
+    New.Name = getComponent(Op.Name, StringRef("xyzw").find(Op.Component));
+    New.Component = 0;
+    return New;
   }
-  case Operand::Vector:
-  case Operand::PredPair: {
-    Operand *Mem = Alloc.Allocate<Operand>(Op.Elements.size());
-    bool ElementChanged = false;
-    for (size_t K = 0; K != Op.Elements.size(); ++K)
-      new (&Mem[K]) Operand(rewrite(Op.Elements[K], ElementChanged));
-    if (ElementChanged)
-      New.Elements = ArrayRef<Operand>(Mem, Op.Elements.size());
-    Changed |= ElementChanged;
-    break;
+  // The whole vector, where an instruction's vector data stands.
+  Operand *Elts = Alloc.Allocate<Operand>(D->Width);
+  for (unsigned K = 0; K != D->Width; ++K) {
+    Operand E;
+    E.Loc = Op.Loc;
+    E.Kind = Operand::Register;
+    E.Name = getComponent(Op.Name, K);
+    new (&Elts[K]) Operand(E);
   }
-  default:
-    break;
-  }
+  New = Operand();
+  New.Loc = Op.Loc;
+  New.Kind = Operand::Vector;
+  New.Elements = ArrayRef<Operand>(Elts, D->Width);
   return New;
 }
 
@@ -142,7 +120,8 @@ ptx::Function VectorSplitter::run() {
     Scalar.VectorWidth = 1;
     Scalar.ContinuesPrevious = false;
     for (unsigned K = 0; K != D.VectorWidth; ++K) {
-      Scalar.Name = save(D.Name + getSuffix(K) + (D.IsRange ? "." : ""));
+      Scalar.Name =
+          saveName(Alloc, D.Name + getSuffix(K) + (D.IsRange ? "." : ""));
       if (K == 0) {
         Result.Locals[Idx] = Scalar;
       } else {
@@ -169,20 +148,11 @@ ptx::Function VectorSplitter::run() {
     }
   }
   Result.Body = std::move(Body);
-  for (ptx::Statement &S : Result.Body) {
-    if (S.Kind != ptx::Statement::Inst)
-      continue;
-    ptx::Instruction &I = S.Instr;
-    bool Changed = false;
-    SmallVector<Operand, 8> Ops;
-    for (const Operand &Op : I.Operands)
-      Ops.push_back(rewrite(Op, Changed));
-    if (!Changed)
-      continue;
-    Operand *Mem = Alloc.Allocate<Operand>(Ops.size());
-    std::uninitialized_copy(Ops.begin(), Ops.end(), Mem);
-    I.Operands = ArrayRef<Operand>(Mem, Ops.size());
-  }
+  for (ptx::Statement &S : Result.Body)
+    if (S.Kind == ptx::Statement::Inst)
+      rewriteOperands(S.Instr, Alloc, [this](const Operand &Op, bool &Changed) {
+        return rewriteLeaf(Op, Changed);
+      });
   return Result;
 }
 

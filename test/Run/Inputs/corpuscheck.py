@@ -143,3 +143,24 @@ def check(label, path, ty, want):
     else:
         print("ok: %s n=%d" % (label, len(got)))
     return bad
+
+
+def main(argv, doc, gen, expected):
+    """The models' command line: `gen DIR` writes the inputs into DIR;
+    `check DIR VARIANT` compares each output buffer that VARIANT's runs
+    wrote into DIR with expected(DIR, sm), an iterable of (name, type,
+    values) in the order the lines are printed (sm: the variant's target,
+    nvcc-sm80-O3 -> 80). Returns the exit status."""
+    if len(argv) == 2 and argv[0] == "gen":
+        gen(argv[1])
+        return 0
+    if len(argv) == 3 and argv[0] == "check":
+        d, variant = argv[1], argv[2]
+        sm = int(variant.split("-")[1][2:])
+        bad = 0
+        for name, ty, values in expected(d, sm):
+            bad += check("%s %s" % (variant, name),
+                         os.path.join(d, "%s.%s" % (variant, name)), ty,
+                         values) != 0
+        return 1 if bad else 0
+    sys.exit(doc)

@@ -27,7 +27,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from corpuscheck import (AnyOf, M32, M64, check, read, s32, s64,  # noqa: E402
+from corpuscheck import (main, AnyOf, M32, M64, read, s32, s64,  # noqa: E402
                          write)
 
 N = 256  # threads (one block of -b 256); every kernel indexes by tid.x
@@ -301,7 +301,7 @@ def inlineLop3(d):
     return {"out": ("u32", out)}
 
 
-def expected(d):
+def outputs(d):
     """{file suffix: (type, values)} of every output of every kernel."""
     want = {}
     for fn in (divRem, divRem64, divByConst, shifts, bitIntrinsics,
@@ -314,20 +314,7 @@ def expected(d):
     return want
 
 
-def main(argv):
-    if len(argv) == 2 and argv[0] == "gen":
-        gen(argv[1])
-        return 0
-    if len(argv) == 3 and argv[0] == "check":
-        d, variant = argv[1], argv[2]
-        bad = 0
-        for name, (ty, values) in sorted(expected(d).items()):
-            bad += check("%s %s" % (variant, name),
-                         os.path.join(d, "%s.%s" % (variant, name)), ty,
-                         values) != 0
-        return 1 if bad else 0
-    sys.exit(__doc__)
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:], __doc__, gen,
+                  lambda d, sm: ((name, ty, values) for name, (ty, values)
+                                 in sorted(outputs(d).items()))))

@@ -38,7 +38,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from corpuscheck import (BF16, F16, F32, F64, M32, R, check, enc,  # noqa: E402
+from corpuscheck import (main, BF16, F16, F32, F64, M32, R, enc,  # noqa: E402
                          order_free, read, val, write)
 import mmaref  # noqa: E402
 
@@ -317,23 +317,12 @@ MODELS = {f.__name__: f for f in (mma_f16_ldmatrix, mma_bf16_trans,
                                   mma_shapes, stmatrix_x4)}
 
 
-def main(argv):
-    if len(argv) == 2 and argv[0] == "gen":
-        gen(argv[1])
-        return 0
-    if len(argv) == 3 and argv[0] == "check":
-        d, variant = argv[1], argv[2]
-        sm = int(variant.split("-")[1][2:])  # nvcc-sm80-O3 -> 80
-        bad = 0
-        for kernel, (ty, count) in OUTPUTS.items():
-            if kernel == "stmatrix_x4" and sm < 90:
-                continue  # sm_90 only
-            bad += check("%s %s" % (variant, kernel),
-                         path(d, "%s.%s" % (variant, kernel)), ty,
-                         MODELS[kernel](d, sm)) != 0
-        return 1 if bad else 0
-    sys.exit(__doc__)
+def expected(d, sm):
+    for kernel, (ty, count) in OUTPUTS.items():
+        if kernel == "stmatrix_x4" and sm < 90:
+            continue  # sm_90 only
+        yield kernel, ty, MODELS[kernel](d, sm)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:], __doc__, gen, expected))

@@ -34,7 +34,7 @@ from fractions import Fraction
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from corpuscheck import (AnyOf, BF16, F16, F32, F64, check, enc,  # noqa: E402
+from corpuscheck import (main, AnyOf, BF16, F16, F32, F64, enc,  # noqa: E402
                          order_free, read, s32, val, write)
 
 SENTINEL = {"u16": 0xBEEF, "u32": 0xDEADBEEF, "s32": s32(0xDEADBEEF),
@@ -357,23 +357,12 @@ MODELS = {f.__name__: f for f in (
     wmma_s4, wmma_b1, wmma_bf16, wmma_tf32, wmma_f64)}
 
 
-def main(argv):
-    if len(argv) == 2 and argv[0] == "gen":
-        gen(argv[1])
-        return 0
-    if len(argv) == 3 and argv[0] == "check":
-        d, variant = argv[1], argv[2]
-        sm = int(variant.split("-")[1][2:])  # nvcc-sm80-O3 -> 80
-        bad = 0
-        for kernel, (ty, count) in OUTPUTS.items():
-            if sm < 80 and kernel in SM80_ONLY:
-                continue  # not in the sm_75 build
-            bad += check("%s %s" % (variant, kernel),
-                         path(d, "%s.%s" % (variant, kernel)), ty,
-                         MODELS[kernel](d, sm)) != 0
-        return 1 if bad else 0
-    sys.exit(__doc__)
+def expected(d, sm):
+    for kernel, (ty, count) in OUTPUTS.items():
+        if sm < 80 and kernel in SM80_ONLY:
+            continue  # not in the sm_75 build
+        yield kernel, ty, MODELS[kernel](d, sm)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(sys.argv[1:], __doc__, gen, expected))
