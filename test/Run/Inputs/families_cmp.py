@@ -277,6 +277,8 @@ def half_setp_test(name, f, ftype, doc, ftz_ok):
            lambda a, b, x, y: 0xFFFF if cmp(a, b, "ge") else 0),
         Op("set_ne_s32_%s" % ftype, "s32", "set.ne.s32.%s {d}, {a}, {b};" % ftype,
            lambda a, b, x, y: -1 if cmp(a, b, "ne") else 0),
+        Op("set_leu_s16_%s" % ftype, "s16", "set.leu.s16.%s {d}, {a}, {b};" % ftype,
+           lambda a, b, x, y: -1 if cmp(a, b, "leu") else 0),
         Op("set_gt_and_u32_%s" % ftype, "u32",
            [neg_x, "set.gt.and.u32.%s {d}, {a}, {b}, {t};" % ftype],
            lambda a, b, x, y: 0xFFFFFFFF if (cmp(a, b, "gt") and x >> 31) else 0,
