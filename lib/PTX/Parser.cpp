@@ -572,16 +572,22 @@ bool Parser::parseDeclSpecifiers(VariableDecl &D, bool AllowMissingSpace) {
       continue;
     }
     Suffix S = classifySuffix(W);
+    bool IsOpaque = S.Kind == Suffix::Modifier &&
+                    (Modifier(S.Value) == Modifier::TexRef ||
+                     Modifier(S.Value) == Modifier::SamplerRef ||
+                     Modifier(S.Value) == Modifier::SurfRef);
+    // One type per declaration; an opaque reference is its own type.
+    if ((S.Kind == Suffix::Type || IsOpaque) && D.Type != ScalarType::None) {
+      Diags.report(Tok.getLoc(), DiagID::err_second_type, W);
+      return false;
+    }
     if (S.Kind == Suffix::Vector) {
       D.VectorWidth = S.Value;
     } else if (S.Kind == Suffix::Space) {
       (SawPtr ? D.PtrSpace : D.Space) = StateSpace(S.Value);
     } else if (S.Kind == Suffix::Type) {
       D.Type = ScalarType(S.Value);
-    } else if (S.Kind == Suffix::Modifier &&
-               (Modifier(S.Value) == Modifier::TexRef ||
-                Modifier(S.Value) == Modifier::SamplerRef ||
-                Modifier(S.Value) == Modifier::SurfRef)) {
+    } else if (IsOpaque) {
       // An opaque reference holds a 64-bit handle (or sampler word).
       Modifier M = Modifier(S.Value);
       D.Opaque = M == Modifier::TexRef       ? OpaqueKind::TexRef
