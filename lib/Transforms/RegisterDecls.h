@@ -35,17 +35,22 @@ public:
   void add(const ptx::VariableDecl &V) {
     if (V.Space != ptx::StateSpace::Reg)
       return;
-    if (V.IsRange)
-      Ranges.try_emplace(V.Name, V.Type, V.RangeCount);
-    else
-      Plain.try_emplace(V.Name, V.Type);
+    Declared D{V.Type, V.VectorWidth, V.IsRange ? V.RangeCount : 0};
+    (V.IsRange ? Ranges : Plain).try_emplace(V.Name, D);
   }
 
-  /// The type of register Name, if declared.
-  std::optional<ptx::ScalarType> lookup(llvm::StringRef Name) const {
+  /// What declares register Name: its declaration's name (a range's
+  /// prefix), and for a range's register its index ("3" of %r3).
+  struct Found {
+    ptx::ScalarType Type;
+    unsigned VectorWidth;
+    llvm::StringRef DeclName;
+    llvm::StringRef Index;
+  };
+  std::optional<Found> find(llvm::StringRef Name) const {
     auto P = Plain.find(Name);
     if (P != Plain.end())
-      return P->second;
+      return Found{P->second.Type, P->second.VectorWidth, P->getKey(), ""};
     size_t Digits = Name.size();
     while (Digits && llvm::isDigit(Name[Digits - 1]))
       --Digits;
@@ -54,14 +59,27 @@ public:
       return std::nullopt;
     auto R = Ranges.find(Name.take_front(Digits));
     unsigned N;
-    if (R == Ranges.end() || Index.getAsInteger(10, N) || N >= R->second.second)
+    if (R == Ranges.end() || Index.getAsInteger(10, N) ||
+        N >= R->second.RangeCount)
       return std::nullopt;
-    return R->second.first;
+    return Found{R->second.Type, R->second.VectorWidth, R->getKey(), Index};
+  }
+
+  /// The type of register Name, if declared.
+  std::optional<ptx::ScalarType> lookup(llvm::StringRef Name) const {
+    if (std::optional<Found> F = find(Name))
+      return F->Type;
+    return std::nullopt;
   }
 
 private:
-  llvm::StringMap<ptx::ScalarType> Plain;
-  llvm::StringMap<std::pair<ptx::ScalarType, unsigned>> Ranges;
+  struct Declared {
+    ptx::ScalarType Type;
+    unsigned VectorWidth;
+    unsigned RangeCount; ///< 0 unless a range
+  };
+  llvm::StringMap<Declared> Plain;
+  llvm::StringMap<Declared> Ranges; ///< by prefix
 };
 
 } // namespace transforms

@@ -2,9 +2,8 @@
 
 #include "ptxjit/Transforms/VectorRegisters.h"
 #include "Operands.h"
+#include "RegisterDecls.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 
 using namespace llvm;
@@ -22,20 +21,14 @@ public:
   ptx::Function run();
 
 private:
-  struct VectorDecl {
-    unsigned Width;
-    bool IsRange;
-  };
-  /// The vector register Name names, and for a range's register its index.
-  const VectorDecl *find(StringRef Name, StringRef &Index) const;
-  /// The scalar register of component K of vector register Name.
-  StringRef getComponent(StringRef Name, unsigned K);
+  /// The scalar register of component K of vector register R.
+  StringRef getComponent(const RegisterDecls::Found &R, unsigned K);
   /// A register operand of a vector register as scalar registers.
   Operand rewriteLeaf(const Operand &Op, bool &Changed);
 
   const ptx::Function &F;
   BumpPtrAllocator &Alloc;
-  StringMap<VectorDecl> Vectors; ///< by name (a range's: its prefix)
+  RegisterDecls Registers; ///< F's, when it has vector registers
 };
 
 } // namespace
@@ -48,61 +41,41 @@ static std::string getSuffix(unsigned K) {
   return (".e" + Twine(K)).str();
 }
 
-const VectorSplitter::VectorDecl *VectorSplitter::find(StringRef Name,
-                                                       StringRef &Index) const {
-  auto It = Vectors.find(Name);
-  if (It != Vectors.end() && !It->second.IsRange) {
-    Index = "";
-    return &It->second;
-  }
-  StringRef Stem = Name.rtrim("0123456789");
-  It = Vectors.find(Stem);
-  if (Stem.size() == Name.size() || It == Vectors.end() || !It->second.IsRange)
-    return nullptr;
-  Index = Name.drop_front(Stem.size());
-  return &It->second;
-}
-
-StringRef VectorSplitter::getComponent(StringRef Name, unsigned K) {
-  StringRef Index;
-  const VectorDecl *D = find(Name, Index);
-  assert(D && K < D->Width && "not a component of a vector register");
-  (void)D;
-  if (Index.empty())
-    return saveName(Alloc, Name + getSuffix(K));
-  return saveName(Alloc,
-                  Name.drop_back(Index.size()) + getSuffix(K) + "." + Index);
+StringRef VectorSplitter::getComponent(const RegisterDecls::Found &R,
+                                       unsigned K) {
+  if (R.Index.empty())
+    return saveName(Alloc, R.DeclName + getSuffix(K));
+  return saveName(Alloc, R.DeclName + getSuffix(K) + "." + R.Index);
 }
 
 Operand VectorSplitter::rewriteLeaf(const Operand &Op, bool &Changed) {
-  StringRef Index;
-  const VectorDecl *D = nullptr;
+  std::optional<RegisterDecls::Found> R;
   if (Op.Kind == Operand::Register || Op.Kind == Operand::Symbol)
-    D = find(Op.Name, Index);
-  if (!D)
+    R = Registers.find(Op.Name);
+  if (!R || R->VectorWidth == 1)
     return Op;
   Changed = true;
   Operand New = Op;
   if (Op.Component) {
     // %v.x, %v.a (the parser writes .r .g .b .a as .x .y .z .w).
     New.Kind = Operand::Register;
-    New.Name = getComponent(Op.Name, StringRef("xyzw").find(Op.Component));
+    New.Name = getComponent(*R, StringRef("xyzw").find(Op.Component));
     New.Component = 0;
     return New;
   }
   // The whole vector, where an instruction's vector data stands.
-  Operand *Elts = Alloc.Allocate<Operand>(D->Width);
-  for (unsigned K = 0; K != D->Width; ++K) {
+  Operand *Elts = Alloc.Allocate<Operand>(R->VectorWidth);
+  for (unsigned K = 0; K != R->VectorWidth; ++K) {
     Operand E;
     E.Loc = Op.Loc;
     E.Kind = Operand::Register;
-    E.Name = getComponent(Op.Name, K);
+    E.Name = getComponent(*R, K);
     new (&Elts[K]) Operand(E);
   }
   New = Operand();
   New.Loc = Op.Loc;
   New.Kind = Operand::Vector;
-  New.Elements = ArrayRef<Operand>(Elts, D->Width);
+  New.Elements = ArrayRef<Operand>(Elts, R->VectorWidth);
   return New;
 }
 
@@ -115,7 +88,6 @@ ptx::Function VectorSplitter::run() {
     const VariableDecl D = Result.Locals[Idx];
     if (D.Space != ptx::StateSpace::Reg || D.VectorWidth == 1)
       continue;
-    Vectors[D.Name] = {D.VectorWidth, D.IsRange};
     VariableDecl Scalar = D;
     Scalar.VectorWidth = 1;
     Scalar.ContinuesPrevious = false;
@@ -130,8 +102,9 @@ ptx::Function VectorSplitter::run() {
       }
     }
   }
-  if (Vectors.empty())
-    return Result;
+  if (Others.empty())
+    return Result; // no vector registers
+  Registers = RegisterDecls(F);
   std::vector<ptx::Statement> Body;
   Body.reserve(Result.Body.size() + Result.Locals.size() - F.Locals.size());
   for (ptx::Statement &S : Result.Body) {
