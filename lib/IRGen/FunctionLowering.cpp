@@ -545,7 +545,7 @@ LaneValue FunctionLowering::readSharedSizeSpecial(StringRef Name) {
   // whose two offsets get half each.
   Type *I32 = B.getInt32Ty();
   Value *User = B.CreateAdd(getContextField(WCF_DynamicSharedSize, I32),
-                            B.getInt32(alignTo(ML.StaticSharedSize, 16)));
+                            B.getInt32(ML.getDynamicSharedOffset()));
   uint32_t Unit = SharedAllocationUnit;
   Value *Begin = B.CreateAnd(B.CreateAdd(User, B.getInt32(Unit - 1)),
                              B.getInt32(~(Unit - 1)));

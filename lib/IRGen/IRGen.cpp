@@ -317,7 +317,7 @@ Error ModuleLowering::lowerGlobals(const ptx::Function &Kernel) {
   for (const ptx::SharedVariableOffset &S : Layout)
     SharedOffsets[S.Var->Name] = S.Offset;
   // Dynamic shared arrays all start where static memory ends.
-  uint64_t Dynamic = alignTo(StaticSharedSize, 16);
+  uint64_t Dynamic = getDynamicSharedOffset();
   for (const ptx::VariableDecl &V : PM.Globals)
     if (V.Space == StateSpace::Shared &&
         (V.Link == ptx::Linkage::Extern ||
@@ -464,7 +464,7 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   Layout.ParamBufferSize = ptx::layoutKernelParams(*F, Offsets);
   Layout.ParamOffsets.assign(Offsets.begin(), Offsets.end());
   Layout.StaticSharedSize = ML.StaticSharedSize;
-  Layout.DynamicSharedOffset = alignTo(ML.StaticSharedSize, 16);
+  Layout.DynamicSharedOffset = ML.getDynamicSharedOffset();
   Layout.ReservedSharedSize = ML.UsesReservedShared ? ReservedSharedBytes : 0;
   Layout.UsesCTABarriers = ML.UsesBarriers;
   Layout.PhaseStateSize = ML.PhaseStateSize;

@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/Support/MathExtras.h"
 #include <optional>
 
 namespace ptxjit {
@@ -57,6 +58,11 @@ public:
   llvm::StringMap<llvm::GlobalVariable *> Globals; ///< .global and .const
   llvm::StringMap<uint64_t> SharedOffsets;         ///< .shared: offset
   uint64_t StaticSharedSize = 0;
+  /// Where dynamic (extern) shared memory starts: past the static part, at
+  /// a 16-byte boundary (KernelLayout::DynamicSharedOffset).
+  uint64_t getDynamicSharedOffset() const {
+    return llvm::alignTo(StaticSharedSize, 16);
+  }
   /// Some function reads where the reserved shared memory lies
   /// (KernelLayout::ReservedSharedSize).
   bool UsesReservedShared = false;
@@ -324,6 +330,11 @@ private:
                                                unsigned Dim);
   llvm::Error lowerWarpSync(const ptx::Instruction &I);
   llvm::Error lowerWarpSyncOp(const ptx::Instruction &I);
+  /// A redux over per-lane member masks (PerLane): each lane combines,
+  /// from Identity, the values of V of the lanes its mask names.
+  llvm::Value *reduceOverMemberMasks(
+      llvm::Value *V, llvm::Value *PerLane, llvm::Value *Identity,
+      llvm::function_ref<llvm::Value *(llvm::Value *, llvm::Value *)> Combine);
   /// redux.sync.min/max.f32 of V over the member lanes (Sync.cpp).
   llvm::Value *reduceFloats(const ptx::Instruction &I, llvm::Value *V,
                             llvm::Value *On, llvm::Value *PerLane);

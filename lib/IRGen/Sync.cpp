@@ -603,6 +603,21 @@ Error FunctionLowering::lowerWarpSync(const ptx::Instruction &I) {
   return Error::success();
 }
 
+Value *FunctionLowering::reduceOverMemberMasks(
+    Value *V, Value *PerLane, Value *Identity,
+    function_ref<Value *(Value *, Value *)> Combine) {
+  // Lane K's value goes to the lanes whose mask names K.
+  Value *Acc = Identity;
+  for (unsigned K = 0; K != Lanes; ++K) {
+    Value *Named = B.CreateICmpNE(
+        B.CreateAnd(PerLane, splat(B.getInt32(1u << K))), splat(B.getInt32(0)));
+    Value *Contrib =
+        B.CreateSelect(Named, splat(B.CreateExtractElement(V, K)), Identity);
+    Acc = Combine(Acc, Contrib);
+  }
+  return Acc;
+}
+
 /// redux.sync.min/max.f32 (sm_100a): min/max.f32 over the member lanes
 /// (-0 < +0; a NaN loses unless .NaN; magnitudes with .abs), NaN results
 /// canonical. The identity fills non-member lanes: a NaN, which min/max
@@ -622,15 +637,9 @@ Value *FunctionLowering::reduceFloats(const ptx::Instruction &I, Value *V,
                                   : ConstantFP::getNaN(F32));
   Value *R;
   if (PerLane) {
-    R = Identity;
-    for (unsigned K = 0; K != Lanes; ++K) {
-      Value *Named =
-          B.CreateICmpNE(B.CreateAnd(PerLane, splat(B.getInt32(1u << K))),
-                         splat(B.getInt32(0)));
-      Value *Contrib =
-          B.CreateSelect(Named, splat(B.CreateExtractElement(V, K)), Identity);
-      R = B.CreateBinaryIntrinsic(ID, R, Contrib);
-    }
+    R = reduceOverMemberMasks(V, PerLane, Identity, [&](Value *X, Value *Y) {
+      return B.CreateBinaryIntrinsic(ID, X, Y);
+    });
   } else {
     // A rotating tree: after five steps every lane holds the result.
     R = B.CreateSelect(On, V, Identity);
@@ -728,22 +737,14 @@ Error FunctionLowering::lowerWarpSyncOp(const ptx::Instruction &I) {
     } else {
       ID = Intrinsic::vector_reduce_xor, Identity = 0;
     }
-    if (PerLane) {
-      // Each lane reduces over its own mask: lane K's value goes to the
-      // lanes whose mask names K.
-      Value *Acc = splat(B.getInt32(Identity));
-      for (unsigned K = 0; K != Lanes; ++K) {
-        Value *Named =
-            B.CreateICmpNE(B.CreateAnd(PerLane, splat(B.getInt32(1u << K))),
-                           splat(B.getInt32(0)));
-        Value *Contrib =
-            B.CreateSelect(Named, splat(B.CreateExtractElement(V, K)),
-                           splat(B.getInt32(Identity)));
-        Value *Pair[] = {Acc, Contrib};
-        Acc = combineReduction(B, ID, Pair);
-      }
-      return syncResult(I, I.Operands[0], 0, Acc);
-    }
+    if (PerLane)
+      return syncResult(
+          I, I.Operands[0], 0,
+          reduceOverMemberMasks(V, PerLane, splat(B.getInt32(Identity)),
+                                [&](Value *X, Value *Y) {
+                                  Value *Pair[] = {X, Y};
+                                  return combineReduction(B, ID, Pair);
+                                }));
     Value *In = B.CreateSelect(On, V, splat(B.getInt32(Identity)));
     Value *R = B.CreateIntrinsic(ID, {In->getType()}, {In});
     return syncResult(I, I.Operands[0], 0, R);
