@@ -126,13 +126,10 @@ static bool branchesOnOthersWrites(const ptx::Function &F, bool CallsRead) {
   return false;
 }
 
-/// PTXJIT_BARRIERS=phases: kernels whose barriers allow it are compiled to
-/// run their CTAs in phases (Phases.cpp). Off by default: on the benchmark
-/// suite it is slower than fibers so far (docs/DESIGN.md).
-bool ptxjit::phasesRequested() {
+bool ptxjit::phasesEnabled() {
   static const bool On = [] {
     const char *V = std::getenv("PTXJIT_BARRIERS");
-    return V && StringRef(V) == "phases";
+    return !V || StringRef(V) != "fibers";
   }();
   return On;
 }
@@ -373,8 +370,8 @@ Expected<Function *> ModuleLowering::emitKernel(const ptx::Function &F) {
   if (Error E = lowerFunction(F, Fn))
     return std::move(E);
   // Without CTA barriers no warp waits for another: one call may run them
-  // all.
-  if (!UsesBarriers)
+  // all. In phases, one call runs them all up to their next barrier.
+  if (!UsesBarriers || PhaseStateSize)
     RunsWarpChains = irgen::makeWarpChain(*Fn, WarpCtxTy);
   while (!Pending.empty()) {
     const ptx::Function *DF = Pending.back();
@@ -437,8 +434,8 @@ ptxjit::emitKernel(const ptx::Module &M, StringRef Kernel,
   WarpWaits Waits = findWarpWaits(M, *F);
   ML.UsesBarriers = Waits != WarpWaits::None;
   // Checked kernels keep fibers: the checks see each warp's lanes at barriers.
-  ML.MayRunInPhases = Waits == WarpWaits::Barriers && phasesRequested() &&
-                      !Opts.CheckKinds;
+  ML.MayRunInPhases =
+      Waits == WarpWaits::Barriers && Opts.BarrierPhases && !Opts.CheckKinds;
   if (Error E = ML.lowerGlobals(*F))
     return std::move(E);
   Expected<Function *> Fn = ML.emitKernel(*F);

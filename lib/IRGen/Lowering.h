@@ -382,13 +382,15 @@ private:
     unsigned Block = 0;
     bool Converged = false;
     llvm::BasicBlock *Save = nullptr, *Resume = nullptr;
-    /// Where the general barrier path starts, and where it ends.
+    /// A divergent copy: where the general barrier path starts. A
+    /// converged site: where the code after the barrier starts.
     llvm::BasicBlock *Fiber = nullptr, *Done = nullptr;
   };
-  /// At the start of a barrier's prologue: in phases, the warp saves its
-  /// state and returns; otherwise the builder is left where the general
-  /// path goes on. Returns the site's index in PhaseSites, or -1 if the
-  /// barrier is not one where warps return.
+  /// At the start of a barrier's prologue: the warp saves its state and
+  /// returns (a divergent copy only in phases; otherwise the builder is left
+  /// where the general path goes on; a converged site has none, and the
+  /// builder is left after the barrier). Returns the site's index in
+  /// PhaseSites, or -1 if the barrier is not one where warps return.
   llvm::Expected<int> lowerPhaseReturn(unsigned Index,
                                        const ptx::Instruction &I);
   /// After the blocks: the saves, the restores and the entry's dispatch

@@ -87,12 +87,18 @@ Expected<int> FunctionLowering::lowerPhaseReturn(unsigned Index,
   S.Converged = Converged;
   S.Save = BasicBlock::Create(ML.Ctx, "phase.save", Fn);
   S.Resume = BasicBlock::Create(ML.Ctx, "phase.resume", Fn);
-  S.Fiber = BasicBlock::Create(ML.Ctx, "bar.fiber", Fn);
-  BasicBlock *Return = BasicBlock::Create(ML.Ctx, "phase.return", Fn);
-  B.CreateCondBr(
-      B.CreateICmpNE(getContextField(WCF_PhaseMode, I32), B.getInt32(0)),
-      Return, S.Fiber);
-  B.SetInsertPoint(Return);
+  // A converged site always returns, on fibers too: the runtime arrives
+  // for the warp, and the code after the barrier is entered only from the
+  // resume, with no general path merging into it. A divergent copy returns
+  // only in phases.
+  if (!Converged) {
+    S.Fiber = BasicBlock::Create(ML.Ctx, "bar.fiber", Fn);
+    BasicBlock *Return = BasicBlock::Create(ML.Ctx, "phase.return", Fn);
+    B.CreateCondBr(
+        B.CreateICmpNE(getContextField(WCF_PhaseMode, I32), B.getInt32(0)),
+        Return, S.Fiber);
+    B.SetInsertPoint(Return);
+  }
   // The barrier id, in the first running lane (uniform in the CTA).
   Expected<LaneValue> Id = read(I.Operands[0], ptx::ScalarType::U32);
   if (!Id)
@@ -108,8 +114,17 @@ Expected<int> FunctionLowering::lowerPhaseReturn(unsigned Index,
   };
   Store(WCF_SuspendBarrier, IdV);
   Store(WCF_ResumeSite, B.getInt32(S.Id));
+  if (Converged) {
+    Store(WCF_SuspendLanes, getMask());
+    Store(WCF_SuspendLine, B.getInt32(getLine(I.Loc)));
+  }
   B.CreateBr(S.Save);
-  B.SetInsertPoint(S.Fiber);
+  if (Converged) {
+    S.Done = BasicBlock::Create(ML.Ctx, "bar.done", Fn);
+    B.SetInsertPoint(S.Done);
+  } else {
+    B.SetInsertPoint(S.Fiber);
+  }
   PhaseSites.push_back(S);
   return int(PhaseSites.size() - 1);
 }
@@ -177,15 +192,9 @@ void FunctionLowering::emitPhaseSites() {
                           Align(16)),
                       Sl.A);
       }
-    // Passed: the barrier completed while the CTA ran in phases. Otherwise
-    // the CTA goes on with fibers, and the warp arrives again.
-    if (S.Converged && S.Done)
-      B.CreateCondBr(
-          B.CreateICmpNE(getContextField(WCF_ResumePassed, B.getInt32Ty()),
-                         B.getInt32(0)),
-          S.Done, S.Fiber);
-    else
-      B.CreateBr(S.Fiber);
+    // A converged site resumes past its barrier, which the runtime saw
+    // complete; a divergent copy arrives through the general path.
+    B.CreateBr(S.Converged ? S.Done : S.Fiber);
     PhaseEntry->addCase(B.getInt32(S.Id), S.Resume);
   }
 }

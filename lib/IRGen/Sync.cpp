@@ -287,6 +287,9 @@ Error FunctionLowering::lowerCTABarrierPrologue(unsigned Index,
   Expected<int> Phase = lowerPhaseReturn(Index, I);
   if (!Phase)
     return Phase.takeError();
+  // A converged site has no general path: the warp always returns there.
+  if (*Phase >= 0 && PhaseSites[*Phase].Converged)
+    return Error::success();
   Value *Mask = getMask();
   Value *Released = Warp.released();
   Value *Passing = B.CreateAnd(Mask, Released);
@@ -371,8 +374,6 @@ Error FunctionLowering::lowerCTABarrierPrologue(unsigned Index,
   Warp.takeRelease(Passing);
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
-  if (*Phase >= 0)
-    PhaseSites[*Phase].Done = Done;
   return Error::success();
 }
 

@@ -173,6 +173,7 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
   IROpts.CheckKinds = CheckKinds;
   IROpts.CheckAddresses = Opts.CheckAddresses;
   IROpts.LineTables = Opts.LineTables;
+  IROpts.BarrierPhases = phasesEnabled();
   Expected<std::unique_ptr<Module>> LM = [&] {
     ScopedTimer T(Times ? &Times->IRGenSeconds : nullptr);
     return emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
@@ -268,7 +269,7 @@ cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
   // Every option that changes the generated code.
   B.add("opt-level", Opts.OptLevel);
   B.add("external-module-variables", ExternalModuleVariables);
-  B.add("phases", phasesRequested());
+  B.add("phases", phasesEnabled());
   B.add("check-kinds", CheckKinds);
   B.add("check-addresses", Opts.CheckAddresses);
   B.add("line-tables", Opts.LineTables);
@@ -284,6 +285,7 @@ Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
   IRGenOptions IROpts;
   IROpts.CheckAddresses = CheckAddresses;
   IROpts.CheckKinds = CheckKinds;
+  IROpts.BarrierPhases = phasesEnabled();
   Expected<std::unique_ptr<Module>> LM =
       emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);
   if (!LM)

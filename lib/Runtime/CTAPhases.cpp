@@ -31,10 +31,15 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
   if (Error E = startCTA(L, /*WithFibers=*/false))
     return E;
   assert(L.Contexts.size() == NumWarps && "a context per warp");
+  FromPhases = true;
   for (WarpContext *C : L.Contexts) {
     C->PhaseMode = 1;
     C->ResumeSite = 0;
     C->ResumePassed = 0;
+    C->NextWarp = nullptr;
+    // A chain says which of its warps runs (for the runtime calls it makes
+    // and a fault report).
+    C->RunningWarp = &Current;
   }
   SmallVector<bool, 32> Exited(NumWarps, false);
   unsigned Live = NumWarps;
@@ -44,16 +49,31 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
       Stop = cancelledError();
       break;
     }
+    // Run every warp that has not exited up to its next barrier: one call
+    // of a chain, or a call each.
+    if (L.RunsWarpChains) {
+      WarpContext *Prev = nullptr;
+      for (unsigned W = NumWarps; W-- != 0;)
+        if (!Exited[W]) {
+          L.Contexts[W]->NextWarp = Prev;
+          Prev = L.Contexts[W];
+        }
+      Current = Prev->WarpIndex;
+      L.Fn(L.WarpCtxs[Current]);
+    }
     unsigned AtBarrier = 0;
     uint32_t Barrier = 0;
     for (unsigned W = 0; W != NumWarps; ++W) {
       if (Exited[W])
         continue;
-      Current = W;
       WarpContext &C = *L.Contexts[W];
-      L.Fn(L.WarpCtxs[W]);
+      if (!L.RunsWarpChains) {
+        Current = W;
+        L.Fn(L.WarpCtxs[W]);
+      }
       if (C.Status != WS_Running) {
         // The warp stopped the CTA (trap, assert, ...): its caller reports.
+        // A chain ran no warp after it.
         Launch = nullptr;
         return Error::success();
       }
@@ -66,17 +86,16 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
       }
       // Until every warp has arrived, the barrier has not completed.
       C.ResumePassed = 0;
-      if (C.ResumeSite & PhaseDivergentSite) {
-        Fibers = true;
-        break;
-      }
       // The general path reports an id out of range.
-      if (C.SuspendBarrier >= NumCTABarriers ||
-          (AtBarrier++ && C.SuspendBarrier != Barrier)) {
+      if ((C.ResumeSite & PhaseDivergentSite) ||
+          C.SuspendBarrier >= NumCTABarriers ||
+          (AtBarrier++ && C.SuspendBarrier != Barrier))
         Fibers = true;
-        break;
-      }
       Barrier = C.SuspendBarrier;
+      // Without a chain the later warps wait for fibers; a chain ran them
+      // all, and each is at a barrier or has exited.
+      if (Fibers && !L.RunsWarpChains)
+        break;
     }
     if (Fibers)
       break;
@@ -85,6 +104,8 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
       if (!Exited[W])
         L.Contexts[W]->ResumePassed = 1;
   }
+  for (WarpContext *C : L.Contexts)
+    C->NextWarp = nullptr;
   if (!Fibers || Stop) {
     Launch = nullptr;
     Error Result = std::move(Stop);
@@ -97,4 +118,25 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
   for (WarpContext *C : L.Contexts)
     C->PhaseMode = 0;
   return runFibers(L, Exited);
+}
+
+void CTAScheduler::runWarpFromSites(unsigned W) {
+  WarpContext &C = *Launch->Contexts[W];
+  for (;;) {
+    // Returned at a converged site whose barrier has not completed: arrive
+    // as the warp's general path would (which reports a bad id, waits on
+    // the fiber and finds deadlocks), then go on past it.
+    if (C.ResumeSite && !(C.ResumeSite & PhaseDivergentSite) &&
+        !C.ResumePassed) {
+      LaneMask Arriving = C.SuspendLanes;
+      LaneMask Released = syncAll(C.SuspendBarrier, Arriving, C.SuspendLine);
+      (void)Released;
+      assert(Released == Arriving && "a barrier of all threads releases all");
+    }
+    C.ResumePassed = 1;
+    Launch->Fn(Launch->WarpCtxs[W]);
+    if (!C.ResumeSite || C.Status != WS_Running)
+      return;
+    C.ResumePassed = 0;
+  }
 }

@@ -44,6 +44,7 @@ Error CTAScheduler::startCTA(const CTALaunch &L, bool WithFibers) {
   NumWarps = N;
   Current = 0;
   OnFibers = WithFibers;
+  FromPhases = false;
   Barriers.reset(L.NumThreads);
   return Error::success();
 }
@@ -69,6 +70,14 @@ Error CTAScheduler::runWithoutBarriers(const CTALaunch &L) {
 Error CTAScheduler::run(const CTALaunch &L) {
   if (Error E = startCTA(L, /*WithFibers=*/true))
     return E;
+  if (L.ReturnsAtBarriers) {
+    FromPhases = true;
+    for (WarpContext *C : L.Contexts) {
+      C->PhaseMode = 0;
+      C->ResumeSite = 0;
+      C->NextWarp = nullptr;
+    }
+  }
   return runFibers(L, {});
 }
 
@@ -144,7 +153,10 @@ Error CTAScheduler::runFibers(const CTALaunch &L, ArrayRef<bool> Exited) {
 void CTAScheduler::warpMain(void *Ptr) {
   WarpSlot &S = *static_cast<WarpSlot *>(Ptr);
   CTAScheduler &Sched = *S.Scheduler;
-  Sched.Launch->Fn(Sched.Launch->WarpCtxs[S.Warp]);
+  if (Sched.FromPhases)
+    Sched.runWarpFromSites(S.Warp);
+  else
+    Sched.Launch->Fn(Sched.Launch->WarpCtxs[S.Warp]);
   // Whatever lanes are left exit with the warp; that may complete barriers.
   Sched.exitWarpLanes(S.Warp, AllLanes);
   S.State = WarpState::Exited;

@@ -347,10 +347,10 @@ public:
     Fault.KernelName = K.Name.c_str();
     Fault.Recovery = &Recovery;
     Slots.resize(NumWarps);
-    // Each warp's registers across a barrier when the CTA runs in phases
-    // (on the worker's stack: not with large .local frames).
+    // Each warp's registers across a barrier where it returns, in phases or
+    // on fibers.
     uint64_t PhaseBytes = alignTo(K.Layout.PhaseStateSize, 64);
-    if (PhaseBytes && !C.Cooperative && !hasLargeFrames(K.Layout)) {
+    if (PhaseBytes) {
       PhaseState.reset(
           static_cast<char *>(std::aligned_alloc(64, PhaseBytes * NumWarps)));
       if (!PhaseState)
@@ -582,8 +582,12 @@ private:
     L.KernelName = K.Name;
     std::copy(Id, Id + 3, L.CTAId);
     L.Cancel = C.Cancel;
-    // Barriers all in CTA-uniform control flow: warps return at them.
-    if (PhaseState)
+    L.RunsWarpChains = K.Layout.RunsWarpChains;
+    L.ReturnsAtBarriers = PhaseState != nullptr;
+    // Barriers all in CTA-uniform control flow: warps return at them. The
+    // CTAs of a cooperative launch and warps with large .local frames stay
+    // on fibers (which arrive for the warps that return).
+    if (PhaseState && !C.Cooperative && !hasLargeFrames(K.Layout))
       return Scheduler.runInPhases(L);
     // Even one warp runs as a fiber: its lanes may wait at different
     // barriers, a deadlock the scheduler must see to report it.

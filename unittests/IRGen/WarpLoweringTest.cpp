@@ -41,7 +41,8 @@ class WarpLoweringTest : public ::testing::Test {
 protected:
   /// Lowers kernel k of Text for blocks of Threads threads; null (and a
   /// failure) if it does not lower.
-  Module *lower(StringRef Text, uint32_t Threads = 64) {
+  Module *lower(StringRef Text, uint32_t Threads = 64,
+                const IRGenOptions &Opts = IRGenOptions()) {
     std::string Diags;
     raw_string_ostream OS(Diags);
     auto PM =
@@ -53,7 +54,7 @@ protected:
     PTX = std::move(*PM);
     KernelShape Shape;
     Shape.BlockDim[0] = Threads;
-    auto M = emitKernel(*PTX, "k", Shape, Ctx, Layout);
+    auto M = emitKernel(*PTX, "k", Shape, Ctx, Layout, Opts);
     if (!M) {
       ADD_FAILURE() << toString(M.takeError());
       return nullptr;
@@ -199,8 +200,7 @@ TEST_F(WarpLoweringTest, DivergentBranchGoesThroughDispatcher) {
   EXPECT_GE(count([](Instruction &I) { return isa<SwitchInst>(I); }), 1u);
 }
 
-TEST_F(WarpLoweringTest, CTABarrierCallsRuntime) {
-  ASSERT_TRUE(lower(kernelPTX(R"(
+static const char *BarrierKernel = R"(
   mov.u32 %r1, %tid.x;
   st.shared.u32 [buf], %r1;
   bar.sync 0;
@@ -209,11 +209,28 @@ TEST_F(WarpLoweringTest, CTABarrierCallsRuntime) {
   mul.wide.u32 %rd2, %r1, 4;
   add.u64 %rd3, %rd1, %rd2;
   st.global.u32 [%rd3], %r4;
-  ret;)",
-                              ".shared .align 4 .b8 buf[256];")));
+  ret;)";
+
+TEST_F(WarpLoweringTest, CTABarrierCallsRuntime) {
+  IRGenOptions Fibers;
+  Fibers.BarrierPhases = false;
+  ASSERT_TRUE(lower(kernelPTX(BarrierKernel, ".shared .align 4 .b8 buf[256];"),
+                    64, Fibers));
   EXPECT_TRUE(Layout.UsesCTABarriers);
+  EXPECT_EQ(Layout.PhaseStateSize, 0u);
   // One call for every barrier of the function (the shared call block).
   EXPECT_EQ(callsTo("ptxjit_rt_bar_sync"), 1u);
+}
+
+TEST_F(WarpLoweringTest, UniformBarrierReturnsInPhases) {
+  ASSERT_TRUE(
+      lower(kernelPTX(BarrierKernel, ".shared .align 4 .b8 buf[256];"), 64));
+  EXPECT_TRUE(Layout.UsesCTABarriers);
+  EXPECT_GT(Layout.PhaseStateSize, 0u);
+  EXPECT_TRUE(Layout.RunsWarpChains);
+  // The converged barrier returns to the runtime, which arrives for the
+  // warp: no general barrier path.
+  EXPECT_EQ(callsTo("ptxjit_rt_bar_sync"), 0u);
 }
 
 TEST_F(WarpLoweringTest, BarArriveDoesNotWait) {

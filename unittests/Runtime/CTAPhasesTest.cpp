@@ -1,10 +1,13 @@
 //===- CTAPhasesTest.cpp - A CTA's warps in phases between barriers -------===//
 //
 // Warp functions written by hand that behave as generated code for a kernel
-// compiled to run in phases does (see lib/IRGen/Phases.cpp): while
-// WarpContext::PhaseMode is set, a warp returns at each barrier with its
-// site and barrier id; called again, it resumes past the barrier if the
-// barrier completed (ResumePassed) or arrives at it again on its fiber.
+// compiled to run in phases does (see lib/IRGen/Phases.cpp): a warp returns
+// at each barrier with its site, barrier id, lanes and line; called again,
+// it resumes past the barrier (the runtime saw it complete, or arrived for
+// the warp on its fiber). A barrier reached while other lanes wait
+// elsewhere (a divergent copy) returns only in phases, and arrives itself
+// on its fiber. A chain (KernelLayout::RunsWarpChains) goes on with the
+// next warp where one warp returns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +33,8 @@ struct PhaseWarp {
   /// Barriers passed (what generated code keeps in PhaseState).
   unsigned Step = 0;
   std::vector<std::string> *Log = nullptr;
+  /// All warps of the CTA, for a chain to find the next one.
+  std::vector<PhaseWarp> *All = nullptr;
 };
 
 void phaseWarp(void *P) {
@@ -43,8 +48,8 @@ void phaseWarp(void *P) {
     W.Ctx.ResumeSite = 0;
     Step = W.Step;
     EXPECT_EQ(Site & ~PhaseDivergentSite, Step + 1);
-    if (!W.Ctx.ResumePassed) {
-      // The CTA went on with fibers: arrive at the barrier again.
+    if (Site & PhaseDivergentSite) {
+      // The CTA went on with fibers: arrive through the general path.
       EXPECT_EQ(W.Ctx.PhaseMode, 0u);
       W.S->syncAll(W.Barriers[Step], AllLanes, 0);
     }
@@ -52,16 +57,36 @@ void phaseWarp(void *P) {
   }
   for (; Step < W.Barriers.size(); ++Step) {
     Note("b" + std::to_string(Step));
-    if (W.Ctx.PhaseMode) {
+    bool Divergent = Step == W.DivergentAt;
+    if (!Divergent || W.Ctx.PhaseMode) {
       W.Step = Step;
-      W.Ctx.ResumeSite =
-          (Step + 1) | (Step == W.DivergentAt ? PhaseDivergentSite : 0);
+      W.Ctx.ResumeSite = (Step + 1) | (Divergent ? PhaseDivergentSite : 0);
       W.Ctx.SuspendBarrier = W.Barriers[Step];
+      W.Ctx.SuspendLanes = AllLanes;
+      W.Ctx.SuspendLine = 100 + Step;
       return;
     }
     W.S->syncAll(W.Barriers[Step], AllLanes, 0);
   }
   Note("end");
+}
+
+/// phaseWarp for each warp of the chain NextWarp links, as a warp chain's
+/// loop runs them.
+void chainedWarps(void *P) {
+  PhaseWarp *W = static_cast<PhaseWarp *>(P);
+  for (;;) {
+    phaseWarp(W);
+    WarpContext *Next = W->Ctx.NextWarp;
+    if (W->Ctx.Status != WS_Running || !Next)
+      return;
+    for (PhaseWarp &Other : *W->All)
+      if (&Other.Ctx == Next)
+        W = &Other;
+    EXPECT_EQ(&W->Ctx, Next);
+    if (Next->RunningWarp)
+      *Next->RunningWarp = Next->WarpIndex;
+  }
 }
 
 class CTAPhasesTest : public ::testing::Test {
@@ -75,11 +100,14 @@ protected:
 
   /// One warp of 32 threads per element of Programs.
   std::string run(std::vector<std::vector<uint32_t>> Programs,
-                  unsigned DivergentWarp = ~0u, unsigned DivergentAt = ~0u) {
+                  unsigned DivergentWarp = ~0u, unsigned DivergentAt = ~0u,
+                  bool Chain = false) {
     Warps.resize(Programs.size());
     for (unsigned W = 0; W != Warps.size(); ++W) {
       Warps[W].S = &S;
       Warps[W].Id = W;
+      Warps[W].Ctx.WarpIndex = W;
+      Warps[W].All = &Warps;
       Warps[W].Barriers = Programs[W];
       Warps[W].Log = &Log;
       if (W == DivergentWarp)
@@ -88,7 +116,9 @@ protected:
       Ctxs.push_back(&Warps[W].Ctx);
     }
     CTALaunch L;
-    L.Fn = phaseWarp;
+    L.Fn = Chain ? chainedWarps : phaseWarp;
+    L.RunsWarpChains = Chain;
+    L.ReturnsAtBarriers = true;
     L.WarpCtxs = Ptrs;
     L.Contexts = Ctxs;
     L.NumThreads = 32 * Warps.size();
@@ -103,6 +133,66 @@ TEST_F(CTAPhasesTest, EveryWarpReachesTheBarrierBeforeAnyGoesOn) {
                                    "w0 b1",  "w1 b1",  "w2 b1",
                                    "w0 end", "w1 end", "w2 end"};
   EXPECT_EQ(Log, Want);
+}
+
+TEST_F(CTAPhasesTest, AChainRunsEveryWarpUpToTheBarrier) {
+  EXPECT_EQ(run({{0, 0}, {0, 0}, {0, 0}}, ~0u, ~0u, /*Chain=*/true), "");
+  std::vector<std::string> Want = {"w0 b0",  "w1 b0",  "w2 b0",
+                                   "w0 b1",  "w1 b1",  "w2 b1",
+                                   "w0 end", "w1 end", "w2 end"};
+  EXPECT_EQ(Log, Want);
+}
+
+TEST_F(CTAPhasesTest, AChainSkipsExitedWarps) {
+  EXPECT_EQ(run({{0, 0, 0}, {}, {0}}, ~0u, ~0u, /*Chain=*/true), "");
+  std::vector<std::string> Want = {"w0 b0",  "w1 end", "w2 b0", "w0 b1",
+                                   "w2 end", "w0 b2",  "w0 end"};
+  EXPECT_EQ(Log, Want);
+}
+
+TEST_F(CTAPhasesTest, AChainGoesOnWithFibersFromWhereEachWarpIs) {
+  // The chain runs every warp to the second barrier, warp 1 arriving while
+  // lanes wait elsewhere. On fibers the runtime arrives for warps 0 and 2,
+  // warp 1 itself; the last arrival (warp 2) completes the barrier.
+  EXPECT_EQ(run({{0, 0}, {0, 0}, {0, 0}}, /*DivergentWarp=*/1,
+                /*DivergentAt=*/1, /*Chain=*/true),
+            "");
+  std::vector<std::string> Want = {
+      "w0 b0", "w1 b0",        "w2 b0",        "w0 b1",       "w1 b1",
+      "w2 b1", "w2 end fiber", "w0 end fiber", "w1 end fiber"};
+  EXPECT_EQ(Log, Want);
+}
+
+TEST_F(CTAPhasesTest, ReturningWarpsRunOnFibersWithoutPhases) {
+  // A CTA that cannot run in phases (a cooperative launch) runs the same
+  // warps on fibers: the runtime arrives at each barrier they return at.
+  Warps.resize(3);
+  for (unsigned W = 0; W != 3; ++W) {
+    Warps[W].S = &S;
+    Warps[W].Id = W;
+    Warps[W].Ctx.WarpIndex = W;
+    Warps[W].Barriers = {0, 0};
+    Warps[W].Log = &Log;
+    Ptrs.push_back(&Warps[W]);
+    Ctxs.push_back(&Warps[W].Ctx);
+  }
+  CTALaunch L;
+  L.Fn = phaseWarp;
+  L.ReturnsAtBarriers = true;
+  L.WarpCtxs = Ptrs;
+  L.Contexts = Ctxs;
+  L.NumThreads = 96;
+  L.KernelName = "k";
+  EXPECT_EQ(llvm::toString(S.run(L)), "");
+  // Which warp goes on first is the fiber scheduler's choice; that no warp
+  // passes a barrier before all have reached it is the barrier's rule.
+  ASSERT_EQ(Log.size(), 9u);
+  for (unsigned I = 0; I != 9; ++I) {
+    const char *Stage = I < 3   ? " b0 fiber"
+                        : I < 6 ? " b1 fiber"
+                                : " end fiber";
+    EXPECT_NE(Log[I].find(Stage), std::string::npos) << I << ": " << Log[I];
+  }
 }
 
 TEST_F(CTAPhasesTest, ExitedWarpsAreNotWaitedFor) {

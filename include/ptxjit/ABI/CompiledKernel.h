@@ -48,8 +48,9 @@ struct KernelLayout {
   /// (WarpContext::PhaseMode) instead of on fibers, each warp keeping this
   /// many bytes of state (WarpContext::PhaseState) across a barrier.
   uint64_t PhaseStateSize = 0;
-  /// The warp function runs the chain of warps WarpContext::NextWarp links
-  /// (kernels without CTA barriers): one call can run a CTA.
+  /// The warp function runs the chain of warps WarpContext::NextWarp links:
+  /// one call can run a CTA (kernels without CTA barriers), or every warp
+  /// of a CTA running in phases up to its next barrier.
   bool RunsWarpChains = false;
   /// The .local memory of the kernel and the functions it calls, per
   /// thread, added up (a bound for calls that do not recurse). Each warp's

@@ -41,13 +41,17 @@ struct IRGenOptions {
   /// code is the same without; the JIT leaves them out unless a debugger
   /// asks (JITOptions::LineTables): they cost code generation time.
   bool LineTables = true;
+  /// Kernels whose CTA barriers are all in CTA-uniform control flow return
+  /// at them, and their CTAs run in phases (Phases.cpp); otherwise every
+  /// kernel with barriers waits on fibers.
+  bool BarrierPhases = true;
   // Each option here changes the code: the kernel cache's key has it
   // (KernelJIT::getCacheKey).
 };
 
-/// Whether PTXJIT_BARRIERS=phases asked for kernels that run their CTAs in
-/// phases (read once).
-bool phasesRequested();
+/// IRGenOptions::BarrierPhases as the environment asks: on unless
+/// PTXJIT_BARRIERS=fibers (read once).
+bool phasesEnabled();
 
 /// Gives every instruction of M's functions that have a subprogram a
 /// debug location: passes leave some without one, or at line 0.

@@ -44,6 +44,13 @@ struct CTALaunch {
   llvm::ArrayRef<void *> WarpCtxs;
   /// runInPhases: the WarpContext each call of Fn runs the warp with.
   llvm::ArrayRef<WarpContext *> Contexts;
+  /// The kernel was compiled to return at its barriers in CTA-uniform
+  /// control flow (KernelLayout::PhaseStateSize): run() arrives for the
+  /// warps that return there.
+  bool ReturnsAtBarriers = false;
+  /// runInPhases: Fn runs the chain of warps WarpContext::NextWarp links
+  /// (KernelLayout::RunsWarpChains), so one call runs every warp.
+  bool RunsWarpChains = false;
   /// Threads in the CTA: warps are full but the last one may be partial.
   unsigned NumThreads = 0;
   /// For messages.
@@ -194,6 +201,9 @@ private:
   };
 
   static void warpMain(void *Slot);
+  /// On fibers after phases: calls the warp function until the warp ends,
+  /// arriving for it at each converged barrier site it returns at.
+  void runWarpFromSites(unsigned Warp);
   /// run() after startCTA: warps in Exited (if not empty) have ended.
   llvm::Error runFibers(const CTALaunch &L, llvm::ArrayRef<bool> Exited);
   /// SpinLine: 0 for a plain yield, else the line (~0u if unknown).
@@ -224,7 +234,10 @@ private:
   CTABarriers Barriers;
   const CTALaunch *Launch = nullptr;
   unsigned NumWarps = 0;
-  unsigned Current = 0;
+  /// The running warp. A warp chain in phases writes it (RunningWarp).
+  uint32_t Current = 0;
+  /// The CTA ran in phases: its warps return at converged barrier sites.
+  bool FromPhases = false;
   bool OnFibers = false;
   /// Set by a warp to stop the CTA; run() returns it.
   llvm::Error Stop = llvm::Error::success();

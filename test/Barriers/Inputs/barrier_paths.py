@@ -1,7 +1,8 @@
-"""A lit test format that yields every test twice: as by default (CTAs with
-barriers on fibers), and with PTXJIT_BARRIERS=phases (kernels whose barriers
-are all in CTA-uniform control flow run their CTAs in phases). test/Barriers/lit.local.cfg uses it. In a module of its own so that
-lit's worker processes can unpickle the tests.
+"""A lit test format that yields every test twice: as by default (kernels
+whose barriers are all in CTA-uniform control flow run their CTAs in
+phases, the others on fibers), and with PTXJIT_BARRIERS=fibers (every CTA
+with barriers on fibers). test/Barriers/lit.local.cfg uses it. In a module
+of its own so that lit's worker processes can unpickle the tests.
 """
 import copy
 
@@ -9,13 +10,13 @@ import lit.formats
 import lit.Test
 
 
-class PhaseBarrierTest(lit.Test.Test):
+class FiberBarrierTest(lit.Test.Test):
     def getFullName(self):
-        return super().getFullName() + " [phases]"
+        return super().getFullName() + " [fibers]"
 
     def getExecPath(self):
         # Temporary files of their own: the two runs may be concurrent.
-        return super().getExecPath() + ".phases"
+        return super().getExecPath() + ".fibers"
 
 
 class BothBarrierPaths(lit.formats.ShTest):
@@ -24,9 +25,9 @@ class BothBarrierPaths(lit.formats.ShTest):
             testSuite, path_in_suite, litConfig, localConfig
         ):
             yield test
-            phases = copy.copy(localConfig)
-            phases.environment = dict(localConfig.environment, PTXJIT_BARRIERS="phases")
-            yield PhaseBarrierTest(testSuite, path_in_suite, phases)
+            fibers = copy.copy(localConfig)
+            fibers.environment = dict(localConfig.environment, PTXJIT_BARRIERS="fibers")
+            yield FiberBarrierTest(testSuite, path_in_suite, fibers)
 
 
 def both_paths(base_format):
