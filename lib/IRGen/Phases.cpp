@@ -154,9 +154,11 @@ void FunctionLowering::emitPhaseSites() {
     Size = Offset + DL.getTypeStoreSize(A->getAllocatedType());
     // Converged, no lane waits elsewhere: what waiting lanes would need
     // (their blocks, exchanged operands: the vector slots that are neither
-    // registers nor the carry flags) is dead.
+    // registers nor the carry flags) is dead, and so are the scratch arrays
+    // an instruction's lowering uses within it.
+    Type *T = A->getAllocatedType();
     bool Kept = RegisterOf.count(A) || A == CarryVar ||
-                !A->getAllocatedType()->isVectorTy();
+                (!T->isVectorTy() && !T->isAggregateType());
     Slots.push_back({A, Offset, Kept});
   }
   ML.PhaseStateSize = alignTo(std::max<uint64_t>(Size, 16), 64);
@@ -170,28 +172,32 @@ void FunctionLowering::emitPhaseSites() {
         return Sl.Converged;
       return Live->isLiveIn(S.Block, It->second);
     };
+    // Arrays are copied as bytes: a load of one as a whole would become
+    // a value per element.
+    auto Copy = [&](Value *To, Align ToAlign, Value *From, Align FromAlign,
+                    Type *T) {
+      if (T->isAggregateType())
+        B.CreateMemCpy(To, ToAlign, From, FromAlign,
+                       DL.getTypeStoreSize(T).getFixedValue());
+      else
+        B.CreateAlignedStore(B.CreateAlignedLoad(T, From, FromAlign), To,
+                             ToAlign);
+    };
     B.SetInsertPoint(S.Save);
     Value *State = getContextField(WCF_PhaseState, B.getPtrTy());
     for (const Slot &Sl : Slots)
-      if (Saved(Sl)) {
-        Type *T = Sl.A->getAllocatedType();
-        B.CreateAlignedStore(
-            B.CreateLoad(T, Sl.A),
-            B.CreateConstGEP1_64(B.getInt8Ty(), State, Sl.Offset), Align(16));
-      }
+      if (Saved(Sl))
+        Copy(B.CreateConstGEP1_64(B.getInt8Ty(), State, Sl.Offset), Align(16),
+             Sl.A, Sl.A->getAlign(), Sl.A->getAllocatedType());
     B.CreateRetVoid();
 
     B.SetInsertPoint(S.Resume);
     State = getContextField(WCF_PhaseState, B.getPtrTy());
     for (const Slot &Sl : Slots)
-      if (Saved(Sl)) {
-        Type *T = Sl.A->getAllocatedType();
-        B.CreateStore(B.CreateAlignedLoad(
-                          T,
-                          B.CreateConstGEP1_64(B.getInt8Ty(), State, Sl.Offset),
-                          Align(16)),
-                      Sl.A);
-      }
+      if (Saved(Sl))
+        Copy(Sl.A, Sl.A->getAlign(),
+             B.CreateConstGEP1_64(B.getInt8Ty(), State, Sl.Offset), Align(16),
+             Sl.A->getAllocatedType());
     // A converged site resumes past its barrier, which the runtime saw
     // complete; a divergent copy arrives through the general path.
     B.CreateBr(S.Converged ? S.Done : S.Fiber);
