@@ -115,7 +115,13 @@ Expected<int> FunctionLowering::lowerPhaseReturn(unsigned Index,
   Store(WCF_SuspendBarrier, IdV);
   Store(WCF_ResumeSite, B.getInt32(S.Id));
   if (Converged) {
-    Store(WCF_SuspendLanes, getMask());
+    // Lanes a barrier released while they were parked here (on fibers,
+    // after a divergent copy parked them) have passed it: the runtime
+    // arrives only for the others, none when all have passed.
+    Value *Mask = getMask();
+    Value *Passing = B.CreateAnd(Mask, Warp.released());
+    Warp.takeRelease(Passing);
+    Store(WCF_SuspendLanes, B.CreateAnd(Mask, B.CreateNot(Passing)));
     Store(WCF_SuspendLine, B.getInt32(getLine(I.Loc)));
   }
   B.CreateBr(S.Save);

@@ -87,7 +87,7 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
       // Until every warp has arrived, the barrier has not completed.
       C.ResumePassed = 0;
       // The general path reports an id out of range.
-      if ((C.ResumeSite & PhaseDivergentSite) ||
+      if ((C.ResumeSite & PhaseDivergentSite) || !C.SuspendLanes ||
           C.SuspendBarrier >= NumCTABarriers ||
           (AtBarrier++ && C.SuspendBarrier != Barrier))
         Fibers = true;
@@ -125,9 +125,10 @@ void CTAScheduler::runWarpFromSites(unsigned W) {
   for (;;) {
     // Returned at a converged site whose barrier has not completed: arrive
     // as the warp's general path would (which reports a bad id, waits on
-    // the fiber and finds deadlocks), then go on past it.
+    // the fiber and finds deadlocks), then go on past it. No lanes: they
+    // had all passed it (released while parked there).
     if (C.ResumeSite && !(C.ResumeSite & PhaseDivergentSite) &&
-        !C.ResumePassed) {
+        !C.ResumePassed && C.SuspendLanes) {
       LaneMask Arriving = C.SuspendLanes;
       LaneMask Released = syncAll(C.SuspendBarrier, Arriving, C.SuspendLine);
       (void)Released;
