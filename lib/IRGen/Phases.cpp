@@ -169,13 +169,21 @@ void FunctionLowering::emitPhaseSites() {
   }
   ML.PhaseStateSize = alignTo(std::max<uint64_t>(Size, 16), 64);
 
+  // A converged site is at the start of a converged block: the lane sets
+  // known there are not saved but set again, which lets LLVM see that no
+  // lane waits after the barrier.
+  SmallVector<std::pair<AllocaInst *, uint32_t>, 12> Known =
+      Warp.convergedStart();
+  auto IsKnown = [&](const AllocaInst *A) {
+    return llvm::any_of(Known, [&](const auto &K) { return K.first == A; });
+  };
   for (const PhaseSite &S : PhaseSites) {
     auto Saved = [&](const Slot &Sl) {
       if (!S.Converged)
         return true;
       auto It = RegisterOf.find(Sl.A);
       if (It == RegisterOf.end())
-        return Sl.Converged;
+        return Sl.Converged && !IsKnown(Sl.A);
       return Live->isLiveIn(S.Block, It->second);
     };
     // Arrays are copied as bytes: a load of one as a whole would become
@@ -204,6 +212,9 @@ void FunctionLowering::emitPhaseSites() {
         Copy(Sl.A, Sl.A->getAlign(),
              B.CreateConstGEP1_64(B.getInt8Ty(), State, Sl.Offset), Align(16),
              Sl.A->getAllocatedType());
+    if (S.Converged)
+      for (auto [A, Value] : Known)
+        B.CreateStore(B.getInt32(Value), A);
     // A converged site resumes past its barrier, which the runtime saw
     // complete; a divergent copy arrives through the general path.
     B.CreateBr(S.Converged ? S.Done : S.Fiber);

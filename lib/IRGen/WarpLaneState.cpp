@@ -214,6 +214,19 @@ void WarpLaneState::takeExchangePass(Value *Lanes) {
   remove(ExchangePass, Lanes);
 }
 
+SmallVector<std::pair<AllocaInst *, uint32_t>, 12>
+WarpLaneState::convergedStart() const {
+  SmallVector<std::pair<AllocaInst *, uint32_t>, 12> Sets;
+  for (AllocaInst *V : {Waiting, Blocked, Parked, AtWarpBar, WarpBarPass,
+                        Released, BackEdges, ExchangePass})
+    if (V)
+      Sets.push_back({V, 0});
+  for (AllocaInst *V : ExchangeBlocked)
+    Sets.push_back({V, 0});
+  Sets.push_back({RotateAfter, ~0u});
+  return Sets;
+}
+
 //===----------------------------------------------------------------------===//
 // Lanes parked at CTA barriers
 //===----------------------------------------------------------------------===//

@@ -128,6 +128,13 @@ public:
   /// The dispatcher's next pick is the group after Block (round robin).
   void rotateAfter(unsigned Block);
 
+  // --- Where a converged block starts. ---
+  /// The sets a converged block starts with known: no lane waits, so none
+  /// is blocked, parked, released or let through a sync, and the
+  /// dispatcher's round robin and the back-edge count may start again.
+  /// Each with its value there (the running lanes are not among them).
+  llvm::SmallVector<std::pair<llvm::AllocaInst *, uint32_t>, 12>
+  convergedStart() const;
   // --- Lanes that left a device function. ---
   void leave(llvm::Value *Lanes, bool IsReturn);
   llvm::Value *exited();
