@@ -170,9 +170,25 @@ void FunctionLowering::exitLanes(Value *Leaving, bool IsReturn) {
   Value *Mask = getMask();
   Value *Rest = B.CreateAnd(Mask, B.CreateNot(Leaving));
   bool ThreadExit = F.IsEntry || !IsReturn;
-  if (ThreadExit && usesBarriers())
+  if (ThreadExit && usesBarriers()) {
+    // When the whole warp ends here the kernel's function returns, and the
+    // runtime lets its lanes exit then: no call.
+    BasicBlock *Call = nullptr, *Called = nullptr;
+    if (F.IsEntry) {
+      Call = BasicBlock::Create(ML.Ctx, "exit.call", Fn);
+      Called = BasicBlock::Create(ML.Ctx, "exit.called", Fn);
+      Value *WarpEnds =
+          B.CreateAnd(B.CreateICmpEQ(Rest, B.getInt32(0)), Warp.noneWaiting());
+      B.CreateCondBr(WarpEnds, Called, Call);
+      B.SetInsertPoint(Call);
+    }
     B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::ExitLanes),
                  {runtimeArg(), Leaving});
+    if (Called) {
+      B.CreateBr(Called);
+      B.SetInsertPoint(Called);
+    }
+  }
   if (!F.IsEntry && IsReturn)
     storeRegisterReturns(Leaving);
   if (!F.IsEntry)

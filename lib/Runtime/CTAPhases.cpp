@@ -42,8 +42,13 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
     C->RunningWarp = &Current;
   }
   SmallVector<bool, 32> Exited(NumWarps, false);
+  // Warps that ended: the barriers stop counting their lanes only if the
+  // CTA goes on with fibers; in phases nothing else counts them.
+  SmallVector<unsigned, 32> Ended;
   unsigned Live = NumWarps;
   bool Fibers = false;
+  bool Relink = true;
+  WarpContext *First = nullptr;
   while (Live && !Stop && !Fibers) {
     if (cancelRequested()) {
       Stop = cancelledError();
@@ -52,13 +57,16 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
     // Run every warp that has not exited up to its next barrier: one call
     // of a chain, or a call each.
     if (L.RunsWarpChains) {
-      WarpContext *Prev = nullptr;
-      for (unsigned W = NumWarps; W-- != 0;)
-        if (!Exited[W]) {
-          L.Contexts[W]->NextWarp = Prev;
-          Prev = L.Contexts[W];
-        }
-      Current = Prev->WarpIndex;
+      if (Relink) {
+        First = nullptr;
+        for (unsigned W = NumWarps; W-- != 0;)
+          if (!Exited[W]) {
+            L.Contexts[W]->NextWarp = First;
+            First = L.Contexts[W];
+          }
+        Relink = false;
+      }
+      Current = First->WarpIndex;
       L.Fn(L.WarpCtxs[Current]);
     }
     unsigned AtBarrier = 0;
@@ -70,6 +78,8 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
       if (!L.RunsWarpChains) {
         Current = W;
         L.Fn(L.WarpCtxs[W]);
+        // Until every warp has arrived, the barrier has not completed.
+        C.ResumePassed = 0;
       }
       if (C.Status != WS_Running) {
         // The warp stopped the CTA (trap, assert, ...): its caller reports.
@@ -79,13 +89,12 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
       }
       if (!C.ResumeSite) {
         Exited[W] = true;
+        Ended.push_back(W);
         --Live;
-        Barriers.exitLanes(W, AllLanes, [](unsigned) {});
+        Relink = true;
         ++Progress;
         continue;
       }
-      // Until every warp has arrived, the barrier has not completed.
-      C.ResumePassed = 0;
       // The general path reports an id out of range.
       if ((C.ResumeSite & PhaseDivergentSite) || !C.SuspendLanes ||
           C.SuspendBarrier >= NumCTABarriers ||
@@ -99,10 +108,12 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
     }
     if (Fibers)
       break;
-    // Everyone left has arrived at the same barrier: it completes.
-    for (unsigned W = 0; W != NumWarps; ++W)
-      if (!Exited[W])
-        L.Contexts[W]->ResumePassed = 1;
+    // Everyone left has arrived at the same barrier: it completes. (A
+    // chain's warps all return in every round: none needs to know.)
+    if (!L.RunsWarpChains)
+      for (unsigned W = 0; W != NumWarps; ++W)
+        if (!Exited[W])
+          L.Contexts[W]->ResumePassed = 1;
   }
   for (WarpContext *C : L.Contexts)
     C->NextWarp = nullptr;
@@ -112,9 +123,12 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
     Stop = Error::success();
     return Result;
   }
-  // Warps that returned in this round have not passed their barrier; the
-  // others returned in the last one, whose barrier completed. All resume
-  // where they are, waiting on fibers from now on.
+  for (unsigned W : Ended)
+    Barriers.exitLanes(W, AllLanes, [](unsigned) {});
+  // Warps that returned in this round have not passed their barrier (in a
+  // chain, all of them); the others returned in the last one, whose
+  // barrier completed. All resume where they are, waiting on fibers from
+  // now on.
   for (WarpContext *C : L.Contexts)
     C->PhaseMode = 0;
   return runFibers(L, Exited);
