@@ -1172,8 +1172,10 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
       return MaybePair();
     }
     Op.Name = Name;
-    if (Name[0] == '%') {
-      Op.Kind = Operand::Register;
+    // A register without '%' (a function's parameter) is a symbol until
+    // the scopes are resolved; it may have a component or selector too.
+    Op.Kind = Name[0] == '%' ? Operand::Register : Operand::Symbol;
+    {
       // %tid.x, %v.r: the component is written right after the name
       // (.r .g .b .a name .x .y .z .w).
       size_t Component = StringRef::npos;
@@ -1198,12 +1200,6 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
       // %r1+4 outside brackets: ptxas reads the sum.
       return parseOffset(Op.Value);
     }
-    Op.Kind = Operand::Symbol;
-    if (Tok.is(Token::Pipe))
-      return MaybePair();
-    if (!parseOffset(Op.Value))
-      return false;
-    return true;
   }
   default:
     return expected("an operand");

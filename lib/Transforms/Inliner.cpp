@@ -117,6 +117,8 @@ struct Binding {
   /// The copy in (parameters) or out (returns): mov, ld.param or st.param.
   Opcode CopyOp = Opcode::Mov;
   ScalarType CopyType = ScalarType::None;
+  /// A .reg .v2/.v4 parameter or return: a mov of the whole vector.
+  uint8_t CopyWidth = 1;
 };
 
 class Inliner {
@@ -343,6 +345,7 @@ std::optional<Binding> Inliner::bind(const VariableDecl &P, const Operand &A,
   // What the caller passes, as FunctionLowering::getCallSlots sees it.
   enum { ParamVariable, Register, Value } Kind;
   std::optional<ScalarType> RegType;
+  unsigned RegWidth = 1;
   switch (A.Kind) {
   case Operand::IntImm:
   case Operand::FloatImm:
@@ -358,9 +361,11 @@ std::optional<Binding> Inliner::bind(const VariableDecl &P, const Operand &A,
       if (V->Space != StateSpace::Param || !V->HasStorage || A.Value)
         return std::nullopt;
       Kind = ParamVariable;
-    } else if ((RegType = Registers.lookup(A.Name))) {
+    } else if (std::optional<RegisterDecls::Found> R = Registers.find(A.Name)) {
       if (A.Component)
         return std::nullopt;
+      RegType = R->Type;
+      RegWidth = R->VectorWidth;
       Kind = Register;
     } else {
       // A special register, or the address of a global, .shared variable
@@ -393,7 +398,18 @@ std::optional<Binding> Inliner::bind(const VariableDecl &P, const Operand &A,
       return std::nullopt;
     return B;
   }
-  if (P.Space != StateSpace::Reg || !isScalarDecl(P))
+  if (P.Space != StateSpace::Reg)
+    return std::nullopt;
+  // A .reg .v2/.v4 parameter or return: a vector register of the instance,
+  // copied from or to a vector register of the same shape.
+  if (P.VectorWidth > 1 && P.Dims.empty() && !P.IsRange) {
+    if (Kind != Register || RegWidth != P.VectorWidth || Pred)
+      return std::nullopt;
+    B.CopyType = P.Type;
+    B.CopyWidth = P.VectorWidth;
+    return B;
+  }
+  if (!isScalarDecl(P))
     return std::nullopt;
   // A .reg parameter or return: a register of the instance, copied in or
   // out; from or to a .param variable through its storage.
@@ -432,7 +448,13 @@ void Inliner::emitCopy(const Binding &B, StringRef Local, SMLoc Loc) {
   Operand Mine = Operand::named(
       B.Decl->Space == StateSpace::Param ? Operand::Address : Operand::Register,
       Local, Loc);
-  if (B.CopyOp == Opcode::Mov) {
+  if (B.CopyOp == Opcode::Mov && B.CopyWidth > 1) {
+    I.VectorWidth = B.CopyWidth;
+    I.SuffixOrder = copyArray(
+        ArrayRef<SK>({ptx::Instruction::SKVector, ptx::Instruction::SKType}));
+    Operand Ops[2] = {B.IsReturn ? Caller : Mine, B.IsReturn ? Mine : Caller};
+    I.Operands = copyArray(ArrayRef<Operand>(Ops));
+  } else if (B.CopyOp == Opcode::Mov) {
     I.SuffixOrder = copyArray(ArrayRef<SK>(ptx::Instruction::SKType));
     Operand Ops[2] = {B.IsReturn ? Caller : Mine, B.IsReturn ? Mine : Caller};
     I.Operands = copyArray(ArrayRef<Operand>(Ops));
