@@ -72,6 +72,8 @@ void ptxjit::ptx::printOperand(const Operand &Op, raw_ostream &OS) {
     OS << '-';
   switch (Op.Kind) {
   case Operand::Register:
+  case Operand::Symbol:
+    // A symbol may be a register without '%' (a function's parameter).
     OS << Op.Name;
     if (Op.Component)
       OS << '.' << Op.Component;
@@ -84,10 +86,6 @@ void ptxjit::ptx::printOperand(const Operand &Op, raw_ostream &OS) {
   case Operand::FloatImm:
   case Operand::DoubleImm:
     printFloatBits(OS, Op.Kind == Operand::DoubleImm, Op.Value);
-    return;
-  case Operand::Symbol:
-    OS << Op.Name;
-    printOffset(OS, Op.Value, /*PlusMinus=*/false);
     return;
   case Operand::Address:
     OS << '[';
