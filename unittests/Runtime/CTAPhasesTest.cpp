@@ -98,10 +98,11 @@ protected:
   std::vector<WarpContext *> Ctxs;
   std::vector<std::string> Log;
 
-  /// One warp of 32 threads per element of Programs.
-  std::string run(std::vector<std::vector<uint32_t>> Programs,
-                  unsigned DivergentWarp = ~0u, unsigned DivergentAt = ~0u,
-                  bool Chain = false) {
+  /// One warp of 32 threads per element of Programs, as a launch of
+  /// phaseWarp (or of chains of it).
+  CTALaunch launch(std::vector<std::vector<uint32_t>> Programs,
+                   unsigned DivergentWarp = ~0u, unsigned DivergentAt = ~0u,
+                   bool Chain = false) {
     Warps.resize(Programs.size());
     for (unsigned W = 0; W != Warps.size(); ++W) {
       Warps[W].S = &S;
@@ -123,66 +124,62 @@ protected:
     L.Contexts = Ctxs;
     L.NumThreads = 32 * Warps.size();
     L.KernelName = "k";
+    return L;
+  }
+
+  /// The launch of Programs run in phases; its error message, if any.
+  std::string run(std::vector<std::vector<uint32_t>> Programs,
+                  unsigned DivergentWarp = ~0u, unsigned DivergentAt = ~0u,
+                  bool Chain = false) {
+    CTALaunch L =
+        launch(std::move(Programs), DivergentWarp, DivergentAt, Chain);
     return llvm::toString(S.runInPhases(L));
   }
 };
 
-TEST_F(CTAPhasesTest, EveryWarpReachesTheBarrierBeforeAnyGoesOn) {
-  EXPECT_EQ(run({{0, 0}, {0, 0}, {0, 0}}), "");
+/// The tests that run the same way with a warp per call and with chains.
+class CTAPhasesBothWaysTest : public CTAPhasesTest,
+                              public ::testing::WithParamInterface<bool> {};
+
+TEST_P(CTAPhasesBothWaysTest, EveryWarpReachesTheBarrierBeforeAnyGoesOn) {
+  EXPECT_EQ(run({{0, 0}, {0, 0}, {0, 0}}, ~0u, ~0u, /*Chain=*/GetParam()), "");
   std::vector<std::string> Want = {"w0 b0",  "w1 b0",  "w2 b0",
                                    "w0 b1",  "w1 b1",  "w2 b1",
                                    "w0 end", "w1 end", "w2 end"};
   EXPECT_EQ(Log, Want);
 }
 
-TEST_F(CTAPhasesTest, AChainRunsEveryWarpUpToTheBarrier) {
-  EXPECT_EQ(run({{0, 0}, {0, 0}, {0, 0}}, ~0u, ~0u, /*Chain=*/true), "");
-  std::vector<std::string> Want = {"w0 b0",  "w1 b0",  "w2 b0",
-                                   "w0 b1",  "w1 b1",  "w2 b1",
-                                   "w0 end", "w1 end", "w2 end"};
-  EXPECT_EQ(Log, Want);
-}
-
-TEST_F(CTAPhasesTest, AChainSkipsExitedWarps) {
-  EXPECT_EQ(run({{0, 0, 0}, {}, {0}}, ~0u, ~0u, /*Chain=*/true), "");
+TEST_P(CTAPhasesBothWaysTest, ExitedWarpsAreNotWaitedFor) {
+  EXPECT_EQ(run({{0, 0, 0}, {}, {0}}, ~0u, ~0u, /*Chain=*/GetParam()), "");
   std::vector<std::string> Want = {"w0 b0",  "w1 end", "w2 b0", "w0 b1",
                                    "w2 end", "w0 b2",  "w0 end"};
   EXPECT_EQ(Log, Want);
 }
 
-TEST_F(CTAPhasesTest, AChainGoesOnWithFibersFromWhereEachWarpIs) {
-  // The chain runs every warp to the second barrier, warp 1 arriving while
-  // lanes wait elsewhere. On fibers the runtime arrives for warps 0 and 2,
-  // warp 1 itself; the last arrival (warp 2) completes the barrier.
+TEST_P(CTAPhasesBothWaysTest, DivergentArrivalGoesOnWithFibers) {
+  // Warp 1 reaches the second barrier with lanes waiting elsewhere, after
+  // warp 0 returned there. A chain has run warp 2 to that barrier too;
+  // otherwise it has not run this round. All go on with fibers from where
+  // they are: the runtime arrives for warps 0 and 2, warp 1 itself, and the
+  // last arrival (warp 2) goes on at once, then the others.
+  bool Chain = GetParam();
   EXPECT_EQ(run({{0, 0}, {0, 0}, {0, 0}}, /*DivergentWarp=*/1,
-                /*DivergentAt=*/1, /*Chain=*/true),
+                /*DivergentAt=*/1, Chain),
             "");
   std::vector<std::string> Want = {
-      "w0 b0", "w1 b0",        "w2 b0",        "w0 b1",       "w1 b1",
-      "w2 b1", "w2 end fiber", "w0 end fiber", "w1 end fiber"};
+      "w0 b0",        "w1 b0",        "w2 b0",
+      "w0 b1",        "w1 b1",        Chain ? "w2 b1" : "w2 b1 fiber",
+      "w2 end fiber", "w0 end fiber", "w1 end fiber"};
   EXPECT_EQ(Log, Want);
 }
+
+INSTANTIATE_TEST_SUITE_P(CallsAndChains, CTAPhasesBothWaysTest,
+                         ::testing::Bool());
 
 TEST_F(CTAPhasesTest, ReturningWarpsRunOnFibersWithoutPhases) {
   // A CTA that cannot run in phases (a cooperative launch) runs the same
   // warps on fibers: the runtime arrives at each barrier they return at.
-  Warps.resize(3);
-  for (unsigned W = 0; W != 3; ++W) {
-    Warps[W].S = &S;
-    Warps[W].Id = W;
-    Warps[W].Ctx.WarpIndex = W;
-    Warps[W].Barriers = {0, 0};
-    Warps[W].Log = &Log;
-    Ptrs.push_back(&Warps[W]);
-    Ctxs.push_back(&Warps[W].Ctx);
-  }
-  CTALaunch L;
-  L.Fn = phaseWarp;
-  L.ReturnsAtBarriers = true;
-  L.WarpCtxs = Ptrs;
-  L.Contexts = Ctxs;
-  L.NumThreads = 96;
-  L.KernelName = "k";
+  CTALaunch L = launch({{0, 0}, {0, 0}, {0, 0}});
   EXPECT_EQ(llvm::toString(S.run(L)), "");
   // Which warp goes on first is the fiber scheduler's choice; that no warp
   // passes a barrier before all have reached it is the barrier's rule.
@@ -193,28 +190,6 @@ TEST_F(CTAPhasesTest, ReturningWarpsRunOnFibersWithoutPhases) {
                                 : " end fiber";
     EXPECT_NE(Log[I].find(Stage), std::string::npos) << I << ": " << Log[I];
   }
-}
-
-TEST_F(CTAPhasesTest, ExitedWarpsAreNotWaitedFor) {
-  EXPECT_EQ(run({{0, 0, 0}, {}, {0}}), "");
-  std::vector<std::string> Want = {"w0 b0",  "w1 end", "w2 b0", "w0 b1",
-                                   "w2 end", "w0 b2",  "w0 end"};
-  EXPECT_EQ(Log, Want);
-}
-
-TEST_F(CTAPhasesTest, DivergentArrivalGoesOnWithFibers) {
-  // Warp 1 reaches the second barrier with lanes waiting elsewhere: warp 0
-  // has already returned there, warp 2 has not run yet. All go on with
-  // fibers from where they are and arrive (again).
-  EXPECT_EQ(run({{0, 0}, {0, 0}, {0, 0}}, /*DivergentWarp=*/1,
-                /*DivergentAt=*/1),
-            "");
-  std::vector<std::string> Want = {
-      "w0 b0", "w1 b0", "w2 b0", "w0 b1", "w1 b1",
-      // w2 passes barrier 0 and arrives at 1 on its fiber, last, so it
-      // goes on at once; then the others.
-      "w2 b1 fiber", "w2 end fiber", "w0 end fiber", "w1 end fiber"};
-  EXPECT_EQ(Log, Want);
 }
 
 TEST_F(CTAPhasesTest, DifferentBarriersGoOnWithFibersAndDeadlock) {
