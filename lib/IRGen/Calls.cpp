@@ -39,6 +39,11 @@ Expected<Value *> FunctionLowering::getCallSlot(
       return Tmp;
     }
   }
+  if (Op.Kind == Operand::Vector)
+    return ML.makeError(Op.Loc,
+                        "a vector register (.v2/.v4) as the argument or result "
+                        "of a call that is not inlined (recursive or "
+                        "indirect) is not supported yet");
   return ML.makeError(Op.Loc, "call arguments must be .param variables or "
                               "registers");
 }
