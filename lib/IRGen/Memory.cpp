@@ -328,19 +328,20 @@ Value *irgen::lowerWarpAggregatedAtomic(
   return Phi;
 }
 
-static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
+/// One atomic operation of I (one element of a vector atom/red): at Addr,
+/// with the value operand ValOp, its old value to Dst (null: not wanted).
+static Error lowerAtomicElement(FunctionLowering &FL, const ptx::Instruction &I,
+                                const LaneValue &AddrValue,
+                                const ptx::Operand &ValOp,
+                                const ptx::Operand *Dst) {
   IRBuilder<> &B = FL.B;
   ScalarType T = I.getType();
   bool IsRed = I.Op == Opcode::Red;
   unsigned AddrIdx = IsRed ? 0 : 1;
   bool Half = T == ScalarType::F16x2 || T == ScalarType::BF16x2 ||
               T == ScalarType::F16 || T == ScalarType::BF16;
-  if (I.VectorWidth != 1)
-    return FL.error(I, "vector atomics are not supported yet");
-  Expected<LaneValue> Addr = FL.getAddress(I.Operands[AddrIdx], I.Space);
-  if (!Addr)
-    return Addr.takeError();
-  Expected<LaneValue> Val = FL.read(I.Operands[AddrIdx + 1], T);
+  Expected<LaneValue> Addr = AddrValue;
+  Expected<LaneValue> Val = FL.read(ValOp, T);
   if (!Val)
     return Val.takeError();
   bool IsCas = I.hasModifier(Modifier::Cas);
@@ -380,14 +381,14 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
     if (Op)
       SA.Op = *Op;
     SA.Elt = Elt;
-    SA.WantOld = !IsRed && I.Operands[0].Kind != ptx::Operand::Sink;
+    SA.WantOld = Dst && Dst->Kind != ptx::Operand::Sink;
     SA.FlushSubnormals = FlushF32;
     Value *Old = lowerSharedAtomic(FL, SA);
     if (!SA.WantOld)
       return Error::success();
-    return FL.write(I.Operands[0], Old, T);
+    return FL.write(*Dst, Old, T);
   }
-  bool WantOld = !IsRed && I.Operands[0].Kind != ptx::Operand::Sink;
+  bool WantOld = Dst && Dst->Kind != ptx::Operand::Sink;
   if (Addr->isScalar() && !Half && !IsCas && !FlushF32 && Elt->isIntegerTy() &&
       getCombinableAtomicOp(*Op, Size * 8)) {
     Value *P = B.CreateIntToPtr(Addr->V, B.getPtrTy());
@@ -395,7 +396,7 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
         FL, *Op, Val->V, Elt, WantOld, [&](Value *Total) -> Value * {
           return B.CreateAtomicRMW(*Op, P, Total, MaybeAlign(Size), Ordering);
         });
-    return WantOld ? FL.write(I.Operands[0], Old, T) : Error::success();
+    return WantOld ? FL.write(*Dst, Old, T) : Error::success();
   }
   // Each operand vector stored once, before the loop over the lanes.
   FunctionLowering::LaneStash Addrs = FL.stashLanes(Addr->V, 0);
@@ -441,9 +442,48 @@ static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
     }
     return Result;
   });
-  if (IsRed)
+  if (!WantOld)
     return Error::success();
-  return FL.write(I.Operands[0], Old, T);
+  return FL.write(*Dst, Old, T);
+}
+
+static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
+  bool IsRed = I.Op == Opcode::Red;
+  unsigned AddrIdx = IsRed ? 0 : 1;
+  Expected<LaneValue> Addr = FL.getAddress(I.Operands[AddrIdx], I.Space);
+  if (!Addr)
+    return Addr.takeError();
+  const ptx::Operand &ValOp = I.Operands[AddrIdx + 1];
+  const ptx::Operand *Dst = IsRed ? nullptr : &I.Operands[0];
+  if (I.VectorWidth == 1)
+    return lowerAtomicElement(FL, I, *Addr, ValOp, Dst);
+  // A vector atom/red (.global add, min, max on f32, half types and their
+  // pairs): the ISA makes each element atomic, not the vector, so it is an
+  // atomic operation per element, at consecutive addresses.
+  auto Elements = [](const ptx::Operand &Op) {
+    return Op.Kind == ptx::Operand::Vector ? Op.Elements
+                                           : ArrayRef<ptx::Operand>();
+  };
+  ArrayRef<ptx::Operand> Vals = Elements(ValOp);
+  ArrayRef<ptx::Operand> Dsts = Dst ? Elements(*Dst) : ArrayRef<ptx::Operand>();
+  if (I.hasModifier(Modifier::Cas) || Vals.size() != I.VectorWidth ||
+      (Dst && Dsts.size() != I.VectorWidth))
+    return FL.error(I, "a vector atomic operation needs a vector of " +
+                           Twine(unsigned(I.VectorWidth)) +
+                           " values and results, and no cas");
+  IRBuilder<> &B = FL.B;
+  uint64_t Size = ptx::getBitWidth(I.getType()) / 8;
+  for (unsigned E = 0; E != I.VectorWidth; ++E) {
+    LaneValue At = *Addr;
+    if (E) {
+      Value *Offset = ConstantInt::get(At.V->getType(), E * Size);
+      At.V = B.CreateAdd(At.V, Offset);
+    }
+    if (Error Err =
+            lowerAtomicElement(FL, I, At, Vals[E], Dst ? &Dsts[E] : nullptr))
+      return Err;
+  }
+  return Error::success();
 }
 
 Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
