@@ -1,22 +1,23 @@
 //===- Phases.cpp - Barriers where warps return to the runtime ------------===//
 //
-// With PTXJIT_BARRIERS=phases (off by default: not yet faster than fibers,
-// see docs/DESIGN.md), a kernel whose CTA barriers are all bar.sync of
-// every thread, unguarded, in CTA-uniform control flow (every thread of the
-// CTA reaches them together), may run its CTAs in phases (CTAPhases.cpp): every warp up to
-// the barrier, then every warp on. At such a barrier a warp running in
-// phases (WarpContext::PhaseMode) saves what it needs after the barrier in
-// WarpContext::PhaseState and returns; the runtime calls it again with the
-// barrier's site, and the entry restores the state and goes on past the
-// barrier, or, when the CTA went on with fibers, into the general barrier
-// path. This is how CPU OpenCL compilers split work-item loops at barriers,
-// with the warp function as the loop body.
+// A kernel whose CTA barriers are all bar.sync of every thread, unguarded,
+// in CTA-uniform control flow (every thread of the CTA reaches them
+// together) runs its CTAs in phases (CTAPhases.cpp; the default,
+// PTXJIT_BARRIERS=fibers turns it off): every warp up to the barrier, then
+// every warp on. This is how CPU OpenCL compilers split work-item loops at
+// barriers, with the warp function (a warp chain) as the loop body.
 //
-// What is saved: the registers live after the barrier (Transforms'
-// RegisterLiveness) and the warp's scalar lane state. A copy of the barrier
-// block reached while other lanes wait elsewhere (which CTA-uniform control
-// flow does not do, but nothing here relies on that) saves every slot of
-// the function, and the runtime then goes on with fibers.
+// At the converged copy of such a barrier's block a warp always returns: it
+// saves the registers live after the barrier (Transforms' RegisterLiveness)
+// and its running lanes in WarpContext::PhaseState, and says which site,
+// barrier, lanes and line. Called again with the site, the entry restores
+// them, sets the other lane sets to what a converged block starts with, and
+// goes on past the barrier: the runtime has seen it complete, or, on
+// fibers, arrived for the warp. So the code after the barrier is entered
+// from the resume alone. A copy of the block reached while other lanes wait
+// elsewhere (which CTA-uniform control flow does not do, but nothing here
+// relies on that) returns only in phases, saves every slot of the function,
+// and resumes into the general barrier path, on fibers.
 //
 //===----------------------------------------------------------------------===//
 

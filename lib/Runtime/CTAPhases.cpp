@@ -1,21 +1,21 @@
 //===- CTAPhases.cpp - Runs a CTA's warps in phases between barriers ------===//
 //
 // For kernels whose barriers are all bar.sync of every thread in CTA-uniform
-// control flow, IRGen (with PTXJIT_BARRIERS=phases) makes each barrier a point where the warp function
+// control flow, IRGen makes each barrier a point where the warp function
 // saves what it needs after the barrier (WarpContext::PhaseState) and
 // returns (KernelLayout::PhaseStateSize). A CTA then runs as the loops of
-// CPU OpenCL compilers do: every warp up to the barrier, one after another,
-// then every warp on to the next one. No warp waits, so no fibers: a
-// barrier costs a warp a return and a call.
+// CPU OpenCL compilers do: every warp up to the barrier (one call of the
+// warp chain), then every warp on to the next one. No warp waits, so no
+// fibers: a barrier costs a warp a return into the chain and a resume.
 //
 // The barrier completes when every warp that has not exited returned at a
 // barrier with the same id (exited threads are not waited for, as on
 // sm_70). Anything else, a warp that reached the barrier while other lanes
 // of it waited elsewhere, warps at different barriers or a barrier id out
-// of range, goes on with
-// fibers: each warp resumes where it returned, arrives at its barrier again
-// through the general path, and the fiber scheduler sorts it out (also
-// reporting a deadlock).
+// of range, goes on with fibers: each warp resumes where it returned, the
+// runtime arrives for the warps at converged sites (runWarpFromSites), the
+// others arrive through their general path, and the fiber scheduler sorts
+// it out (also reporting a deadlock).
 //
 //===----------------------------------------------------------------------===//
 
