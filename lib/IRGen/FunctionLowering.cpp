@@ -858,7 +858,7 @@ Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
     // Uniform by analysis: any active lane holds the value.
     Value *First = B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
                                      {InstMask, B.getTrue()});
-    V = B.CreateExtractElement(V, B.CreateAnd(First, B.getInt32(31)));
+    V = extractLaneAt(V, B.CreateAnd(First, B.getInt32(31)));
   }
   Value *Checked = nullptr;
   if (R->Sh.Kind == Shape::Affine && CurInst && mayWrapWhenWidened(*CurInst))
@@ -1016,6 +1016,68 @@ Value *FunctionLowering::extractLane(Value *V, unsigned Lane) {
                            extractLane(Bin->getOperand(1), Lane));
   }
   return B.CreateExtractElement(V, uint64_t(Lane));
+}
+
+/// C[L] == First + L * Step for every lane L of the integer vector C.
+static bool isLaneSequence(const Constant *C, APInt &First, APInt &Step) {
+  auto *VT = dyn_cast<FixedVectorType>(C->getType());
+  if (!VT || !VT->getElementType()->isIntegerTy())
+    return false;
+  unsigned N = VT->getNumElements();
+  auto Elt = [&](unsigned L) -> const ConstantInt * {
+    return dyn_cast_or_null<ConstantInt>(C->getAggregateElement(L));
+  };
+  const ConstantInt *C0 = Elt(0), *C1 = N > 1 ? Elt(1) : nullptr;
+  if (!C0 || !C1)
+    return false;
+  First = C0->getValue();
+  Step = C1->getValue() - First;
+  for (unsigned L = 2; L != N; ++L) {
+    const ConstantInt *CL = Elt(L);
+    if (!CL || CL->getValue() != First + Step * L)
+      return false;
+  }
+  return true;
+}
+
+Value *FunctionLowering::extractLaneAt(Value *V, Value *Lane) {
+  // As extractLane, for a lane known only at run time (the first running
+  // one): through splats, lane-index sequences, cheap arithmetic, casts and
+  // integer compares, so that a uniform branch on %tid compares a scalar
+  // instead of storing the vector to read one element back.
+  if (Value *S = getSplatValue(V))
+    return S;
+  if (auto *C = dyn_cast<Constant>(V)) {
+    APInt First, Step;
+    if (isLaneSequence(C, First, Step)) {
+      Type *Elt = C->getType()->getScalarType();
+      Value *L = B.CreateZExtOrTrunc(Lane, Elt);
+      return B.CreateAdd(ConstantInt::get(Elt, First),
+                         B.CreateMul(L, ConstantInt::get(Elt, Step)));
+    }
+    return B.CreateExtractElement(V, Lane);
+  }
+  if (auto *Cast = dyn_cast<CastInst>(V);
+      Cast && Cast->getSrcTy()->isVectorTy())
+    return B.CreateCast(Cast->getOpcode(),
+                        extractLaneAt(Cast->getOperand(0), Lane),
+                        Cast->getDestTy()->getScalarType());
+  auto IsSimple = [](Value *X) { return isa<Constant>(X) || getSplatValue(X); };
+  if (auto *Bin = dyn_cast<BinaryOperator>(V)) {
+    Instruction::BinaryOps Op = Bin->getOpcode();
+    bool Cheap = Op == Instruction::Add || Op == Instruction::Sub ||
+                 Op == Instruction::Mul || Op == Instruction::Shl ||
+                 Op == Instruction::Or || Op == Instruction::And;
+    if (Cheap && (IsSimple(Bin->getOperand(0)) || IsSimple(Bin->getOperand(1))))
+      return B.CreateBinOp(Op, extractLaneAt(Bin->getOperand(0), Lane),
+                           extractLaneAt(Bin->getOperand(1), Lane));
+  }
+  if (auto *Cmp = dyn_cast<ICmpInst>(V);
+      Cmp && (IsSimple(Cmp->getOperand(0)) || IsSimple(Cmp->getOperand(1))))
+    return B.CreateICmp(Cmp->getPredicate(),
+                        extractLaneAt(Cmp->getOperand(0), Lane),
+                        extractLaneAt(Cmp->getOperand(1), Lane));
+  return B.CreateExtractElement(V, Lane);
 }
 
 Value *FunctionLowering::sliceVector(Value *V, unsigned K, unsigned Width) {

@@ -179,6 +179,8 @@ public:
                          llvm::Value *Any);
   /// Lane Lane of V, with additions of splats done after the extraction.
   llvm::Value *extractLane(llvm::Value *V, unsigned Lane);
+  /// The same for a lane known at run time (an i32 below 32).
+  llvm::Value *extractLaneAt(llvm::Value *V, llvm::Value *Lane);
   /// Lanes [K*Width, K*Width+Width) of a vector, and the reverse.
   llvm::Value *sliceVector(llvm::Value *V, unsigned K, unsigned Width);
   llvm::Value *concatVectors(llvm::ArrayRef<llvm::Value *> Parts);
