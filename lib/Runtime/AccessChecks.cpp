@@ -8,6 +8,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <pthread.h>
@@ -189,10 +191,17 @@ runtime::describeSignalFault(const WarpContext *Ctx, uint64_t Address,
                              uint64_t StackPointer, const KernelLayout &L,
                              const std::string &Where, uint64_t ThreadStackSize,
                              StringRef StackSizeOption) {
+  // The page after the CTA's shared memory is its guard (allocateGuarded):
+  // a fault there ran past the shared memory, whatever stack lies near.
+  uint64_t Shared = Ctx ? uintptr_t(Ctx->SharedBase) : 0;
+  uint64_t Page = sys::Process::getPageSizeEstimate();
+  bool InSharedGuard =
+      Shared && Address >= Shared &&
+      Address < alignTo(Shared + Ctx->TotalSharedSize, Page) + Page;
   // A fault within a frame's reach of the stack pointer ran into the
   // stack's guard page; device addresses never lie there.
   constexpr uint64_t FrameReach = 64 * 1024;
-  if (StackPointer && !isInDeviceArena(Address) &&
+  if (StackPointer && !isInDeviceArena(Address) && !InSharedGuard &&
       Address + FrameReach >= StackPointer &&
       Address <= StackPointer + FrameReach) {
     std::string Depth =
@@ -222,8 +231,7 @@ runtime::describeSignalFault(const WarpContext *Ctx, uint64_t Address,
   std::string Lane;
   if (isInDeviceArena(Address) || Address < 65536) {
     Lane = describeAddress(Address, /*Size=*/1, /*Site=*/0);
-  } else if (uint64_t Shared = Ctx ? uintptr_t(Ctx->SharedBase) : 0;
-             Shared && Address - Shared < Ctx->TotalSharedSize + 65536) {
+  } else if (Shared && Address - Shared < Ctx->TotalSharedSize + 65536) {
     Lane = formatv("0x{0:x-} is {1} bytes past the end of the CTA's {2} "
                    "bytes of shared memory",
                    Address, Address - Shared - Ctx->TotalSharedSize,
