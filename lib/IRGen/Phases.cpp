@@ -124,14 +124,11 @@ Expected<int> FunctionLowering::lowerPhaseReturn(unsigned Index,
     Warp.takeRelease(Passing);
     Store(WCF_SuspendLanes, B.CreateAnd(Mask, B.CreateNot(Passing)));
     Store(WCF_SuspendLine, B.getInt32(getLine(I.Loc)));
+    // The code after the barrier starts from the resume alone.
+    S.Done = BasicBlock::Create(ML.Ctx, "bar.done", Fn);
   }
   B.CreateBr(S.Save);
-  if (Converged) {
-    S.Done = BasicBlock::Create(ML.Ctx, "bar.done", Fn);
-    B.SetInsertPoint(S.Done);
-  } else {
-    B.SetInsertPoint(S.Fiber);
-  }
+  B.SetInsertPoint(Converged ? S.Done : S.Fiber);
   PhaseSites.push_back(S);
   return int(PhaseSites.size() - 1);
 }
