@@ -4,6 +4,7 @@
 #include "ptxjit/Device/Interrupt.h"
 #include "ptxjit/Cache/KernelEntry.h"
 #include "ptxjit/Runtime/Checking.h"
+#include "ptxjit/Runtime/DeviceHeap.h"
 #include "llvm/Support/SourceMgr.h"
 #include "ptxjit/JIT/KernelJIT.h"
 #include "ptxjit/PTX/AST.h"
@@ -33,8 +34,34 @@ Error Context::setLimit(Limit L, uint64_t Value) {
                            formatv("a stack of {0} bytes per thread is out of "
                                    "range (1..{1})",
                                    Value, MaxThreadStackSize));
+  std::unique_lock<std::mutex> G(HeapLock, std::defer_lock);
+  if (L == Limit::MallocHeapSize) {
+    G.lock();
+    if (Heap)
+      return makeDeviceError(
+          ErrorCode::InvalidValue,
+          formatv("the device heap's size ({0} bytes) is fixed once a kernel "
+                  "that uses malloc or free has been launched",
+                  Heap->size()));
+  }
   Limits[unsigned(L)].store(Value, std::memory_order_relaxed);
   return Error::success();
+}
+
+Expected<runtime::DeviceHeap *> Context::getDeviceHeap() {
+  std::lock_guard<std::mutex> G(HeapLock);
+  if (!Heap) {
+    Expected<std::unique_ptr<runtime::DeviceHeap>> H =
+        runtime::DeviceHeap::create(getLimit(Limit::MallocHeapSize),
+                                    Check.get());
+    if (!H)
+      return withErrorCode(H.takeError(), ErrorCode::MemoryAllocation);
+    Heap = std::move(*H);
+    // What the limit reads from now on (whole 16-byte blocks).
+    Limits[unsigned(Limit::MallocHeapSize)].store(Heap->size(),
+                                                  std::memory_order_relaxed);
+  }
+  return Heap.get();
 }
 
 uint64_t Context::getLimit(Limit L) const {
@@ -453,6 +480,12 @@ Error Context::launch(Kernel &K, Dim3 Grid, Dim3 Block,
   std::copy(LOpts.ClusterDim, LOpts.ClusterDim + 3, Config.ClusterDim);
   Config.StackSize = uint32_t(getLimit(Limit::StackSize));
   Config.StackSizeOption = Opts.StackSizeOption.c_str();
+  if (K.getModule().usesDeviceHeap()) {
+    Expected<runtime::DeviceHeap *> H = getDeviceHeap();
+    if (!H)
+      return H.takeError();
+    Config.Heap = *H;
+  }
   // A configuration a GPU rejects fails before anything is compiled.
   if (Error E = validateLaunch(Config, K.getLaunchLayout()))
     return withErrorCode(std::move(E), ErrorCode::InvalidConfiguration);

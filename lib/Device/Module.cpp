@@ -32,9 +32,13 @@ Module::~Module() {
 Expected<std::unique_ptr<Module>>
 Module::create(Context &Ctx, std::unique_ptr<ptx::Module> PTX) {
   std::unique_ptr<Module> M(new Module(Ctx, std::move(PTX)));
-  for (const ptx::Function &F : M->PTX->Functions)
+  for (const ptx::Function &F : M->PTX->Functions) {
     if (F.IsEntry && F.HasBody)
       M->Kernels[F.Name] = std::make_unique<Kernel>(*M, F);
+    // CUDA's device malloc and free are declared, never defined.
+    if (!F.HasBody && (F.Name == "malloc" || F.Name == "free"))
+      M->UsesHeap = true;
+  }
   if (Error E = M->allocateVariables())
     return std::move(E);
   return std::move(M);

@@ -162,6 +162,27 @@ Error FunctionLowering::lowerSystemCall(const ptx::Instruction &I,
       B.CreateAlignedStore(B.CreateSelect(maskToVector(InstMask), Results,
                                           loadSlot(*this, Slots[0], I32)),
                            Slots[0], Align(16));
+  } else if (Name == "malloc" || Name == "free") {
+    bool IsMalloc = Name == "malloc";
+    // The runtime reads and writes 64 bits a lane, as CUDA declares them.
+    const ptx::Function *Decl = ML.PM.findFunction(Name);
+    auto Is64 = [](const ptx::VariableDecl &D) {
+      return D.getSizeInBytes() == 8;
+    };
+    if (NArg != 1 || NRet != unsigned(IsMalloc) || !Is64(Decl->Params[0]) ||
+        (IsMalloc && !Is64(Decl->Returns[0])))
+      return error(I, IsMalloc
+                          ? "malloc takes a 64-bit size and returns a pointer"
+                          : "free takes a 64-bit pointer and returns nothing");
+    // One runtime call for the warp, which serves the lanes in lane order,
+    // reading and writing the lane-major .param storage in place.
+    Value *Runtime = getContextField(WCF_Runtime, B.getPtrTy());
+    if (IsMalloc)
+      B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::Malloc),
+                   {Runtime, InstMask, Slots[1], Slots[0]});
+    else
+      B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::Free),
+                   {Runtime, InstMask, Slots[0]});
   } else {
     // __assertfail(message, file, line, function, charSize): report each
     // failing lane, then stop the launch.
@@ -217,10 +238,8 @@ Error FunctionLowering::lowerCall(const ptx::Instruction &I) {
                           "' does not match its declaration");
     if (!Direct->HasBody) {
       StringRef N = Direct->Name;
-      if (N == "vprintf" || N == "__assertfail")
+      if (N == "vprintf" || N == "__assertfail" || N == "malloc" || N == "free")
         return lowerSystemCall(I, N);
-      if (N == "malloc" || N == "free")
-        return error(I, "'" + N + "' is not supported yet");
       return error(I, "function '" + N + "' is declared but not defined");
     }
   }

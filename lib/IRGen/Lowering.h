@@ -281,7 +281,7 @@ private:
                                           ptx::StateSpace *SpaceOut);
 
   llvm::Error lowerCall(const ptx::Instruction &I);
-  /// vprintf and __assertfail: calls into the runtime, lane by lane.
+  /// vprintf, __assertfail, malloc and free: calls into the runtime.
   llvm::Error lowerSystemCall(const ptx::Instruction &I, llvm::StringRef Name);
   /// Lane-major storage ([32 x size] bytes) holding a call argument or
   /// return value; registers are copied through a temporary.

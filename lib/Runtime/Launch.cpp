@@ -399,6 +399,7 @@ public:
         Slots[W].Ctx.NextWarp = W + 1 != NumWarps ? &Slots[W + 1].Ctx : nullptr;
         Slots[W].Ctx.RunningWarp = &RunningWarp;
       }
+    Scheduler.setDeviceHeap(C.Heap);
     if (C.Check) {
       Check = std::make_unique<runtime::CTACheck>(*C.Check, Scheduler, C.Block,
                                                   SharedBase, SharedSize);

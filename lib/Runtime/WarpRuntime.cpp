@@ -9,6 +9,8 @@
 #include "ptxjit/ABI/RuntimeEntryPoints.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
+#include "ptxjit/Runtime/DeviceHeap.h"
+#include "llvm/ADT/bit.h"
 
 using namespace ptxjit;
 using namespace ptxjit::runtime;
@@ -70,6 +72,25 @@ extern "C" void ptxjit_rt_yield(void *Runtime) { scheduler(Runtime).yield(); }
 
 extern "C" void ptxjit_rt_spin_yield(void *Runtime, uint32_t Line) {
   scheduler(Runtime).spinYield(Line);
+}
+
+extern "C" void ptxjit_rt_malloc(void *Runtime, uint32_t Lanes,
+                                 const uint64_t *Sizes, uint64_t *Ptrs) {
+  DeviceHeap *Heap = scheduler(Runtime).deviceHeap();
+  for (; Lanes; Lanes &= Lanes - 1) {
+    unsigned L = llvm::countr_zero(Lanes);
+    Ptrs[L] =
+        reinterpret_cast<uintptr_t>(Heap ? Heap->allocate(Sizes[L]) : nullptr);
+  }
+}
+
+extern "C" void ptxjit_rt_free(void *Runtime, uint32_t Lanes,
+                               const uint64_t *Ptrs) {
+  DeviceHeap *Heap = scheduler(Runtime).deviceHeap();
+  if (!Heap)
+    return;
+  for (; Lanes; Lanes &= Lanes - 1)
+    Heap->free(reinterpret_cast<void *>(Ptrs[llvm::countr_zero(Lanes)]));
 }
 
 std::vector<std::pair<std::string, void *>> runtime::getRuntimeSymbols() {

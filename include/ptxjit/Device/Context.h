@@ -52,6 +52,7 @@ struct KernelShape;
 struct LaunchStats;
 namespace runtime {
 class CheckSession;
+class DeviceHeap;
 } // namespace runtime
 namespace ptx {
 class Module;
@@ -176,11 +177,19 @@ public:
 
   // Limits. A launch takes the values set when it is queued.
 
-  /// InvalidValue for a stack size out of 1..MaxThreadStackSize.
+  /// InvalidValue for a stack size out of 1..MaxThreadStackSize, and for
+  /// the malloc heap's size once the heap exists (as CUDA's).
   llvm::Error setLimit(Limit L, uint64_t Value);
   /// The stack size starts as ContextOptions::StackSize; the printf FIFO
-  /// and malloc heap as on a GPU (1 MiB, 8 MiB), kept but not used.
+  /// and malloc heap as on a GPU (1 MiB, 8 MiB). The FIFO's is kept but not
+  /// used (printf writes to stdout at once).
   uint64_t getLimit(Limit L) const;
+
+  /// The heap of the kernels' malloc and free, of the MallocHeapSize limit
+  /// of the time: made at the first launch of a kernel whose module uses it
+  /// (Module::usesDeviceHeap), as CUDA fixes its size then. Its blocks live
+  /// until freed or the context ends.
+  llvm::Expected<runtime::DeviceHeap *> getDeviceHeap();
 
   // Errors.
 
@@ -212,6 +221,8 @@ private:
   std::unique_ptr<KernelJIT> JIT;
   std::unique_ptr<cache::DiskCache> Cache; ///< guarded by JITLock
   std::atomic<uint64_t> Limits[3];
+  std::mutex HeapLock; ///< guards Heap, and the heap's limit while none
+  std::unique_ptr<runtime::DeviceHeap> Heap;
 
   mutable std::mutex Lock; ///< guards the members below
   std::list<std::unique_ptr<Module>> Modules;

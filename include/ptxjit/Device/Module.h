@@ -47,6 +47,10 @@ public:
   /// The device memory of the .global or .const variable named Name.
   llvm::Expected<Allocation> getGlobal(llvm::StringRef Name) const;
 
+  /// Whether the module declares device malloc or free: launching its
+  /// kernels fixes the context's heap (Context::getDeviceHeap).
+  bool usesDeviceHeap() const { return UsesHeap; }
+
   /// The variables' symbols and addresses, for the JIT.
   const std::vector<std::pair<std::string, void *>> &
   getVariableSymbols() const {
@@ -62,6 +66,7 @@ private:
   llvm::StringMap<std::unique_ptr<Kernel>> Kernels;
   llvm::StringMap<Allocation> Variables;
   std::vector<std::pair<std::string, void *>> VariableSymbols;
+  bool UsesHeap = false;
 };
 
 } // namespace device

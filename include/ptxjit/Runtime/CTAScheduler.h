@@ -33,6 +33,7 @@ namespace ptxjit {
 namespace runtime {
 
 class AsyncDomain;
+class DeviceHeap;
 
 /// Runs one warp: all of its live lanes, from the kernel's entry to its exit.
 using WarpFn = void (*)(void *WarpCtx);
@@ -165,6 +166,10 @@ public:
   uint32_t lastSpinLine() const { return SpinLine == ~0u ? 0 : SpinLine; }
   bool lastYieldSpun() const { return SpinLine != 0; }
 
+  /// The device context's malloc heap (LaunchConfig::Heap), or null.
+  DeviceHeap *deviceHeap() const { return Heap; }
+  void setDeviceHeap(DeviceHeap *H) { Heap = H; }
+
   /// The checking mode's state for the CTAs of this scheduler (a CTACheck),
   /// null when the launch is not checked.
   void *checkState() const { return CheckState; }
@@ -251,6 +256,7 @@ private:
   uint64_t BarrierWaits = 0;
   uint64_t FiberSwitches = 0;
   void *CheckState = nullptr;
+  DeviceHeap *Heap = nullptr;
   uint32_t SpinLine = 0;
   unsigned SpinWarp = 0;
   /// Ring of ready warps; each warp is in it at most once.

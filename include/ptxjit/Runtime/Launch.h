@@ -23,6 +23,7 @@ namespace ptxjit {
 struct CompiledKernel;
 struct KernelLayout;
 namespace runtime {
+class DeviceHeap;
 struct LaunchCheck;
 } // namespace runtime
 
@@ -61,6 +62,9 @@ struct LaunchConfig {
   /// The checking mode (Checking.h): set for kernels compiled with
   /// IRGenOptions::CheckKinds.
   const runtime::LaunchCheck *Check = nullptr;
+  /// Where the kernel's malloc takes blocks from (DeviceHeap.h); null:
+  /// malloc returns null.
+  runtime::DeviceHeap *Heap = nullptr;
   /// Device stack per thread in bytes (1..MaxThreadStackSize): each warp
   /// runs on getWarpStackSize of it.
   uint32_t StackSize = DefaultThreadStackSize;
