@@ -280,6 +280,10 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   if (!Ctx)
     return Ctx.takeError();
   Context = std::move(*Ctx);
+  if (Opts.MallocHeapSize)
+    if (Error E = Context->setLimit(device::Limit::MallocHeapSize,
+                                    *Opts.MallocHeapSize))
+      return E;
   runtime::CheckSession *Check = Context->getCheckSession();
   if (Check)
     registerBuffers(*Check, *Args);

@@ -180,6 +180,12 @@ static cl::opt<std::string> StackSize(
              "(default 1024; at most 524288): each warp runs on a native "
              "stack 256 times as large, plus its .local frames"),
     cl::value_desc("bytes"), cl::sub(RunCmd), cl::cat(LaunchCategory));
+static cl::opt<std::string>
+    MallocHeapSize("malloc-heap-size",
+                   cl::desc("Bytes of the heap of device malloc and free, as "
+                            "cudaLimitMallocHeapSize (default 8 MiB)"),
+                   cl::value_desc("bytes"), cl::sub(RunCmd),
+                   cl::cat(LaunchCategory));
 static cl::opt<unsigned> Threads("threads", cl::init(0),
                                  cl::desc("Host threads running CTAs (default: "
                                           "one per core)"),
@@ -487,6 +493,14 @@ int main(int argc, char **argv) {
       if (!Bytes)
         return reportError(Bytes.takeError());
       Opts.StackSize = *Bytes;
+    }
+    if (MallocHeapSize.getNumOccurrences()) {
+      uint64_t Bytes;
+      if (StringRef(MallocHeapSize).trim().getAsInteger(0, Bytes))
+        return reportError(createStringError(
+            inconvertibleErrorCode(), "invalid heap size '" + MallocHeapSize +
+                                          "': give bytes, decimal or 0x hex"));
+      Opts.MallocHeapSize = Bytes;
     }
     Opts.Cache = getCacheOptions();
     Opts.Input = InputStats;

@@ -45,6 +45,8 @@ struct RunOptions {
   double TimeoutSeconds = 0; ///< 0: none
   unsigned Threads = 0;      ///< 0: one per core
   uint32_t StackSize = DefaultThreadStackSize; ///< --stack-size, per thread
+  /// --malloc-heap-size: bytes of device malloc's heap; unset: 8 MiB.
+  std::optional<uint64_t> MallocHeapSize;
   /// The kernel cache; none: compile.
   std::optional<cache::DiskCacheOptions> Cache;
   /// How the input was read, for --stats.
