@@ -85,27 +85,26 @@ void FunctionLowering::checkAccess(const ptx::Instruction &I,
                           B.getInt64(0));
   };
   BasicBlock *Cont = BasicBlock::Create(ML.Ctx, "access.ok", Fn);
-  MDBuilder MDB(ML.Ctx);
   // An affine address in a few segments (a contiguous row, the halves of a
   // 16-wide block) is checked by each segment's first and last lane: the
   // range is one interval, and a stride that is a multiple of the size
-  // keeps every lane as aligned as the first. Only if that fails are the
-  // active lanes checked one by one.
+  // keeps every lane as aligned as the first. Only if that fails does the
+  // runtime look at the active lanes one by one.
   if (!Addr.isScalar() && Addr.Sh.Kind == transforms::Shape::Affine &&
       Addr.Sh.Stride % int64_t(Bytes) == 0 && Lanes / Addr.Sh.Segment <= 4) {
     unsigned Seg = Addr.Sh.Segment;
     Value *AnyOutside = B.getFalse();
+    SmallVector<Value *, 4> Firsts;
     for (unsigned K = 0; K != Lanes / Seg; ++K) {
       Value *First = extractLane(Addr.V, K * Seg);
       Value *Last =
           B.CreateAdd(First, B.getInt64(uint64_t(Addr.Sh.Stride) * (Seg - 1)));
       AnyOutside =
           B.CreateOr(AnyOutside, B.CreateOr(Outside(First), Outside(Last)));
+      Firsts.push_back(First);
     }
-    BasicBlock *PerLane = BasicBlock::Create(ML.Ctx, "access.lanes", Fn);
-    B.CreateCondBr(AnyOutside, PerLane, Cont,
-                   MDB.createUnlikelyBranchWeights());
-    B.SetInsertPoint(PerLane);
+    return callSegmentCheck(Firsts, Addr.Sh.Stride, Seg, AnyOutside, Site,
+                            Cont);
   }
   if (Addr.isScalar()) {
     Bad = B.CreateSelect(Outside(Addr.V), Active, B.getInt32(0));
@@ -115,6 +114,33 @@ void FunctionLowering::checkAccess(const ptx::Instruction &I,
     Bad = B.CreateAnd(B.CreateBitCast(Ne, B.getInt32Ty()), Active);
   }
   callAddressCheck(Addr, Bad, Site, Cont);
+}
+
+void FunctionLowering::callSegmentCheck(ArrayRef<Value *> Firsts,
+                                        int64_t Stride, unsigned SegmentLanes,
+                                        Value *AnyOutside, uint32_t Site,
+                                        BasicBlock *Cont) {
+  MDBuilder MDB(ML.Ctx);
+  BasicBlock *Cold = BasicBlock::Create(ML.Ctx, "access.check", Fn);
+  B.CreateCondBr(AnyOutside, Cold, Cont, MDB.createUnlikelyBranchWeights());
+  B.SetInsertPoint(Cold);
+  // One slot for all of the function's checks; scalars only, so nothing
+  // here is worth hoisting into the hot path.
+  if (!AccessSegments)
+    AccessSegments = createTemporary(ArrayType::get(B.getInt64Ty(), 4));
+  for (auto [K, First] : llvm::enumerate(Firsts))
+    B.CreateStore(
+        First, B.CreateConstInBoundsGEP2_32(AccessSegments->getAllocatedType(),
+                                            AccessSegments, 0, K));
+  auto [Variables, NumVariables] = ML.getVariableTable();
+  Value *Faulting =
+      B.CreateCall(ML.getRuntimeFunction(RuntimeEntry::CheckSegments),
+                   {CtxArg, AccessSegments, B.getInt64(uint64_t(Stride)),
+                    B.getInt32(SegmentLanes), getInstMask(), B.getInt32(Site),
+                    Variables, B.getInt32(NumVariables)});
+  B.CreateCondBr(B.CreateICmpNE(Faulting, B.getInt32(0)), StopBB, Cont,
+                 MDB.createUnlikelyBranchWeights());
+  B.SetInsertPoint(Cont);
 }
 
 void FunctionLowering::checkLocalAccess(const LaneValue &Addr, unsigned Bytes,

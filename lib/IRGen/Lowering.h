@@ -166,6 +166,12 @@ public:
   /// stops the warp if one faults; else on to Cont.
   void callAddressCheck(const LaneValue &Addr, llvm::Value *Bad, uint32_t Site,
                         llvm::BasicBlock *Cont);
+  /// The cold path of an affine address's check (AnyOutside: a segment's
+  /// first or last lane failed): the runtime looks at the active lanes of
+  /// the segments starting at Firsts, SegmentLanes lanes Stride apart.
+  void callSegmentCheck(llvm::ArrayRef<llvm::Value *> Firsts, int64_t Stride,
+                        unsigned SegmentLanes, llvm::Value *AnyOutside,
+                        uint32_t Site, llvm::BasicBlock *Cont);
   /// Host address of a memory operand for each lane.
   llvm::Expected<LaneValue> getAddress(const ptx::Operand &Op,
                                        ptx::StateSpace Space);
@@ -463,6 +469,8 @@ private:
   LaneStash stashIn(llvm::AllocaInst *&Slot, llvm::Value *V);
   /// checkAccess's <32 x i64> of the addresses for the runtime.
   llvm::AllocaInst *AccessAddresses = nullptr;
+  /// callSegmentCheck's segment addresses for the runtime.
+  llvm::AllocaInst *AccessSegments = nullptr;
   const ptx::Instruction *CurInst = nullptr;
   llvm::StringMap<Register> Registers;
   /// Variables by block scope: `{ .param .b64 param0; ... }` call sequences

@@ -110,6 +110,17 @@ extern "C" uint32_t ptxjit_rt_check_address(void *Warp,
   return Faulting;
 }
 
+extern "C" uint32_t
+ptxjit_rt_check_segments(void *Warp, const uint64_t *Firsts, uint64_t Stride,
+                         uint32_t SegmentLanes, uint32_t Lanes, uint32_t Site,
+                         const uint64_t *Variables, uint32_t NumVariables) {
+  uint64_t Addresses[WarpSize];
+  for (unsigned L = 0; L != WarpSize; ++L)
+    Addresses[L] = Firsts[L / SegmentLanes] + Stride * (L % SegmentLanes);
+  return ptxjit_rt_check_address(Warp, Addresses, Lanes, Site, Variables,
+                                 NumVariables);
+}
+
 std::string runtime::describeLine(const KernelLayout &L, unsigned PTXLine) {
   std::string Text = formatv("line {0}", PTXLine);
   if (!L.PTXFile.empty())
