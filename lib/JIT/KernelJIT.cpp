@@ -1,6 +1,7 @@
 //===- KernelJIT.cpp - Compiling PTX kernels with ORC LLJIT ---------------===//
 
 #include "ptxjit/JIT/KernelJIT.h"
+#include "KernelPipeline.h"
 #include "PerfMap.h"
 #include "ptxjit/PTX/AST.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
@@ -56,9 +57,9 @@ createHostTargetMachine(unsigned OptLevel) {
   return JTMB->createTargetMachine();
 }
 
-void ptxjit::optimizeModule(Module &M, unsigned OptLevel, TargetMachine &TM) {
+Error ptxjit::optimizeModule(Module &M, unsigned OptLevel, TargetMachine &TM) {
   if (OptLevel == 0)
-    return;
+    return Error::success();
   M.setDataLayout(TM.createDataLayout());
   M.setTargetTriple(TM.getTargetTriple());
   for (Function &F : M)
@@ -80,12 +81,12 @@ void ptxjit::optimizeModule(Module &M, unsigned OptLevel, TargetMachine &TM) {
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  OptimizationLevel Level = OptLevel == 1   ? OptimizationLevel::O1
-                            : OptLevel == 2 ? OptimizationLevel::O2
-                                            : OptimizationLevel::O3;
-  ModulePassManager MPM = PB.buildPerModuleDefaultPipeline(Level);
-  MPM.run(M, MAM);
+  Expected<ModulePassManager> MPM = buildKernelPipeline(PB, OptLevel);
+  if (!MPM)
+    return createStringError("PTXJIT_PASSES: " + toString(MPM.takeError()));
+  MPM->run(M, MAM);
   attachMissingDebugLocations(M);
+  return Error::success();
 }
 
 KernelJIT::KernelJIT(std::unique_ptr<LLJIT> J,
@@ -192,7 +193,8 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
     ScopedTimer T(Times ? &Times->OptimizeSeconds : nullptr);
     // The code generator's own target machine: the subtarget it builds
     // for the kernel's attributes serves both.
-    optimizeModule(**LM, Opts.OptLevel, *TM);
+    if (Error E = optimizeModule(**LM, Opts.OptLevel, *TM))
+      return std::move(E);
   }
   ScopedTimer T(Times ? &Times->CodeGenSeconds : nullptr);
   SimpleCompiler Compile(*TM);
@@ -273,6 +275,7 @@ cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
   B.add("check-kinds", CheckKinds);
   B.add("check-addresses", Opts.CheckAddresses);
   B.add("line-tables", Opts.LineTables);
+  B.add("passes", getKernelPipelineOverride());
   return B.final();
 }
 
@@ -294,7 +297,8 @@ Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
     auto TM = createHostTargetMachine(OptLevel);
     if (!TM)
       return TM.takeError();
-    optimizeModule(**LM, OptLevel, **TM);
+    if (Error E = optimizeModule(**LM, OptLevel, **TM))
+      return E;
   }
   (*LM)->print(OS, nullptr);
   return Error::success();

@@ -115,9 +115,9 @@ private:
   unsigned NextModule = 0;
 };
 
-/// Runs LLVM's standard pipeline at OptLevel on M for TM's CPU.
-void optimizeModule(llvm::Module &M, unsigned OptLevel,
-                    llvm::TargetMachine &TM);
+/// Runs the kernel pipeline at OptLevel on M for TM's CPU.
+llvm::Error optimizeModule(llvm::Module &M, unsigned OptLevel,
+                           llvm::TargetMachine &TM);
 
 } // namespace ptxjit
 
