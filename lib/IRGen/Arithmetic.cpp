@@ -1011,6 +1011,33 @@ Error InstructionLowering::visitBmsk(const ptx::Instruction &I) {
   });
 }
 
+Error InstructionLowering::visitSzext(const ptx::Instruction &I) {
+  return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
+    if (Error E = Read(1, ScalarType::U32))
+      return E;
+    Type *Ty = S[0]->getType();
+    auto C = [&](uint64_t V) { return ConstantInt::get(Ty, V); };
+    // The ISA: N = b & 31, except that .clamp leaves a whole when b >= 32;
+    // N = 0 gives 0. The kept bits are a's low N, the rest copies bit N-1
+    // (.s32) or is zero (.u32).
+    Value *N = B.CreateAnd(S[1], C(31));
+    Value *Whole = I.hasModifier(Modifier::Clamp)
+                       ? B.CreateICmpUGE(S[1], C(32))
+                       : ConstantInt::getFalse(B.getContext());
+    if (Ty->isVectorTy() && !Whole->getType()->isVectorTy())
+      Whole = FL.splat(Whole);
+    // Shifting left by 32 - N and back extends from bit N - 1; N = 0
+    // (shift 32) is 0 either way.
+    Value *Up = B.CreateSub(C(32), N);
+    Value *Zero = B.CreateICmpEQ(N, C(0));
+    Value *Shl = B.CreateShl(S[0], B.CreateSelect(Zero, C(0), Up));
+    Value *Ext = Signed ? B.CreateAShr(Shl, B.CreateSelect(Zero, C(0), Up))
+                        : B.CreateLShr(Shl, B.CreateSelect(Zero, C(0), Up));
+    Ext = B.CreateSelect(Zero, C(0), Ext);
+    return Result(B.CreateSelect(Whole, S[0], Ext));
+  });
+}
+
 Error InstructionLowering::visitFns(const ptx::Instruction &I) {
   return lowerArithmeticFamily(FL, I, [&](ARITHMETIC_BODY_PARAMS) -> Error {
     if (Error E = Read(1, ScalarType::B32))

@@ -83,7 +83,9 @@ static Error lowerCpAsync(FunctionLowering &FL, const ptx::Instruction &I) {
   Value *Mask = FL.getInstMask();
   Value *Full = Mask, *Zero = B.getInt32(0), *Partial = Zero;
   Value *SrcSize = nullptr;
-  if (I.Operands.size() >= 4) {
+  // A cache policy (.L2::cache_hint) comes last and changes nothing.
+  unsigned WithSize = I.hasModifier(Modifier::L2CacheHint) ? 5 : 4;
+  if (I.Operands.size() >= WithSize) {
     // ignore-src is a predicate register; src-size a .u32 value.
     const Operand &Extra = I.Operands[3];
     if (FL.isPredicateRegister(Extra)) {
@@ -241,6 +243,30 @@ static Error lowerBulkCopy(FunctionLowering &FL, const ptx::Instruction &I,
   return Error::success();
 }
 
+/// st.async and red.async: the store or reduction into the other CTA's
+/// shared memory at once (as st and red do it), then complete_tx of its
+/// mbarrier object by the bytes written, as a bulk copy signals its own.
+static Error lowerRemoteAsync(FunctionLowering &FL, const ptx::Instruction &I,
+                              Value *RuntimeArg) {
+  IRBuilder<> &B = FL.B;
+  if (Error E = lowerMemory(FL, I))
+    return E;
+  unsigned Bytes = ptx::getBitWidth(I.getType()) / 8 * I.VectorWidth;
+  Expected<LaneValue> MBar =
+      FL.getAddress(I.Operands[2], StateSpace::SharedCluster);
+  if (!MBar)
+    return MBar.takeError();
+  Value *Mask = FL.getInstMask();
+  ifAnyLane(FL, Mask, [&] {
+    B.CreateCall(
+        FL.ML.getRuntimeFunction(RuntimeEntry::MBarrier),
+        {RuntimeArg, B.getInt32(uint32_t(MBarrierOp::CompleteTx)), Mask,
+         laneArray(FL, MBar->V), laneArray(FL, B.getInt32(Bytes)),
+         Constant::getNullValue(B.getPtrTy()), B.getInt32(FL.getLine(I.Loc))});
+  });
+  return Error::success();
+}
+
 Error InstructionLowering::visitAsyncCopy(const ptx::Instruction &I) {
   switch (I.Op) {
   case Opcode::CpAsync:
@@ -251,6 +277,13 @@ Error InstructionLowering::visitAsyncCopy(const ptx::Instruction &I) {
   case Opcode::CpAsyncBulkTensor:
     return FL.error(I, "instruction 'cp.async.bulk.tensor' (copies through "
                        "tensor maps) is not supported");
+  case Opcode::TensormapReplace:
+  case Opcode::TensormapCpFenceproxy:
+    return FL.error(I, "instruction '" + ptx::getSpelling(I.Op) +
+                           "' (tensor maps) is not supported");
+  case Opcode::StAsync:
+  case Opcode::RedAsync:
+    return lowerRemoteAsync(FL, I, FL.runtimeArg());
   default:
     // commit_group, wait_group, wait_all: the copies are complete already.
     return Error::success();

@@ -409,6 +409,18 @@ void FunctionLowering::declareVariables() {
     Scopes[Cur].Variables[V.Name] = LV;
   }
   StringMap<LocalVariable> &Variables = Scopes[0].Variables;
+  // alloca's dynamic stack lies above the variables (Stack.cpp).
+  bool HasAlloca = any_of(F.Body, [](const Statement &S) {
+    return S.Kind == Statement::Inst &&
+           (S.Instr.Op == ptx::Opcode::Alloca ||
+            S.Instr.Op == ptx::Opcode::Stacksave ||
+            S.Instr.Op == ptx::Opcode::Stackrestore);
+  });
+  if (HasAlloca) {
+    StaticFrameSize = alignTo(FrameSize, 16);
+    FrameSize = StaticFrameSize + DynamicStackBytes;
+    StackDepths = createTemporary(getVectorType(B.getInt64Ty()));
+  }
   if (FrameSize) {
     FrameSize = alignTo(FrameSize, 16);
     ML.LocalBytesPerLane += FrameSize;

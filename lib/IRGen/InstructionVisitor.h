@@ -67,6 +67,7 @@ public:
   llvm::Error visitBfe(const ptx::Instruction &I);
   llvm::Error visitBfi(const ptx::Instruction &I);
   llvm::Error visitBmsk(const ptx::Instruction &I);
+  llvm::Error visitSzext(const ptx::Instruction &I);
   llvm::Error visitFns(const ptx::Instruction &I);
   llvm::Error visitPrmt(const ptx::Instruction &I);
   llvm::Error visitShf(const ptx::Instruction &I);
@@ -103,6 +104,12 @@ public:
   llvm::Error visitAsyncWait(const ptx::Instruction &I);
   llvm::Error visitCluster(const ptx::Instruction &I);
   llvm::Error visitSleep(const ptx::Instruction &I);
+
+  // CacheHints.cpp.
+  llvm::Error visitCacheHint(const ptx::Instruction &I);
+
+  // Stack.cpp.
+  llvm::Error visitStack(const ptx::Instruction &I);
 
 private:
   /// The lanes in Traps (i32) stop the launch as trap does.

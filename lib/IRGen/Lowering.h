@@ -39,6 +39,8 @@ using transforms::Shape;
 using transforms::UniformityInfo;
 
 constexpr unsigned Lanes = 32;
+/// The bytes of each lane's .local frame that alloca may use (Stack.cpp).
+constexpr uint64_t DynamicStackBytes = 4096;
 
 class ModuleLowering {
 public:
@@ -197,6 +199,11 @@ public:
   /// cvta to and from .local is the identity.
   llvm::Value *getLocalFrames();
   uint64_t getLocalFrameSize() const { return FrameSize; }
+  /// The frame's bytes below the dynamic stack (Stack.cpp): its variables.
+  uint64_t getStaticFrameSize() const { return StaticFrameSize; }
+  /// Functions with alloca: each lane's stack pointer as a depth below the
+  /// top of its frame (<32 x i64>); null in others.
+  llvm::AllocaInst *getStackDepths() const { return StackDepths; }
   /// Device functions: the stack addresses [returned value, Top) that hold
   /// the .local frames of this function and its callers (as i64).
   llvm::Value *getLocalStackRange(llvm::Value *&Top);
@@ -459,6 +466,8 @@ private:
   llvm::Value *LocalFrame = nullptr;    ///< [32 x FrameSize] bytes
   llvm::AllocaInst *CarryVar = nullptr; ///< <32 x i1> carry flags
   uint64_t FrameSize = 0;
+  uint64_t StaticFrameSize = 0;
+  llvm::AllocaInst *StackDepths = nullptr;
   llvm::Value *InstMask = nullptr;
   llvm::StringMap<unsigned> RegisterNameUses;
   /// laneOf's scratch: room for the widest vector register, shared by all

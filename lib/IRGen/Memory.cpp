@@ -336,7 +336,7 @@ static Error lowerAtomicElement(FunctionLowering &FL, const ptx::Instruction &I,
                                 const ptx::Operand *Dst) {
   IRBuilder<> &B = FL.B;
   ScalarType T = I.getType();
-  bool IsRed = I.Op == Opcode::Red;
+  bool IsRed = I.Op != Opcode::Atom;
   unsigned AddrIdx = IsRed ? 0 : 1;
   bool Half = T == ScalarType::F16x2 || T == ScalarType::BF16x2 ||
               T == ScalarType::F16 || T == ScalarType::BF16;
@@ -448,7 +448,8 @@ static Error lowerAtomicElement(FunctionLowering &FL, const ptx::Instruction &I,
 }
 
 static Error lowerAtomic(FunctionLowering &FL, const ptx::Instruction &I) {
-  bool IsRed = I.Op == Opcode::Red;
+  // red, red.async and multimem.red write no result.
+  bool IsRed = I.Op != Opcode::Atom;
   unsigned AddrIdx = IsRed ? 0 : 1;
   Expected<LaneValue> Addr = FL.getAddress(I.Operands[AddrIdx], I.Space);
   if (!Addr)
@@ -496,6 +497,16 @@ Error irgen::lowerMemory(FunctionLowering &FL, const ptx::Instruction &I) {
     return lowerStore(FL, I);
   case Opcode::Atom:
   case Opcode::Red:
+    return lowerAtomic(FL, I);
+  // One device: the multimem address names its one copy (Opcodes.def), and
+  // a reduction over one value is the value, whatever its accumulation.
+  case Opcode::MultimemLdReduce:
+    return lowerLoad(FL, I);
+  case Opcode::MultimemSt:
+  case Opcode::StAsync:
+    return lowerStore(FL, I);
+  case Opcode::MultimemRed:
+  case Opcode::RedAsync:
     return lowerAtomic(FL, I);
   case Opcode::Membar:
   case Opcode::Fence:

@@ -59,7 +59,12 @@ void FunctionVerifier::checkAsyncRules(const Instruction &I, StringRef Text) {
       Kind(2, "4, 8 or 16 (the bytes to copy)");
     else if (I.hasModifier(Modifier::Cg) && Size.Value != 16)
       Kind(2, "16 with .cg");
-    if (I.Operands.size() >= 4) {
+    // With .L2::cache_hint the last operand is the cache policy.
+    bool Hint = I.hasModifier(Modifier::L2CacheHint);
+    if (Hint && I.Operands.size() >= 4 &&
+        !typesAgree(ScalarType::B64, RegType(I.Operands.size() - 1)))
+      Kind(I.Operands.size() - 1, "a .b64 cache policy");
+    if (I.Operands.size() >= (Hint ? 5u : 4u)) {
       // src-size (a .u32) or ignore-src (a predicate).
       ScalarType T = RegType(3);
       if (IsLiteral(3)) {
@@ -107,6 +112,18 @@ void FunctionVerifier::checkAsyncRules(const Instruction &I, StringRef Text) {
       Kind(2, "a multiple of 16 (the bytes to copy)");
     if (I.hasModifier(Modifier::MulticastCluster) && I.Operands.size() < 5)
       Rule(I.Loc, ".multicast::cluster needs a CTA mask");
+    return;
+  }
+  case Opcode::StAsync:
+  case Opcode::RedAsync: {
+    if (I.Space != StateSpace::SharedCluster)
+      Rule(I.Loc, "the destination is in .shared::cluster");
+    unsigned Bytes = getBitWidth(I.getType()) / 8 * I.VectorWidth;
+    if (I.Op == Opcode::RedAsync ? I.VectorWidth != 1
+                                 : I.VectorWidth > 4 || Bytes > 16)
+      Rule(I.Loc, I.Op == Opcode::RedAsync
+                      ? "takes no vector"
+                      : "writes .v2 or .v4 of at most 16 bytes");
     return;
   }
   case Opcode::CpAsyncMbarrierArrive:

@@ -102,7 +102,9 @@ static bool hasRelaxedTypes(Opcode Op) {
 static bool hasVectorData(Opcode Op) {
   return Op == Opcode::Ld || Op == Opcode::Ldu || Op == Opcode::St ||
          Op == Opcode::Mov || Op == Opcode::Atom || Op == Opcode::Red ||
-         Op == Opcode::Tex || Op == Opcode::Tld4 || isSurfaceAccess(Op);
+         Op == Opcode::Tex || Op == Opcode::Tld4 || Op == Opcode::StAsync ||
+         Op == Opcode::MultimemLdReduce || Op == Opcode::MultimemSt ||
+         Op == Opcode::MultimemRed || isSurfaceAccess(Op);
 }
 
 /// Instructions whose destination may be a pair `d|p`.
@@ -204,13 +206,21 @@ void FunctionVerifier::verifyInstruction(const Instruction &I) {
   }
   if (isMatrixOpcode(I.Op))
     return verifyMatrix(C, *Shape);
+  // atom's cache policy (.L2::cache_hint) comes after its values, where
+  // cas takes a second one: the cache rules check it.
+  unsigned Policy = ~0u;
+  if (I.Op == Opcode::Atom && I.hasModifier(Modifier::L2CacheHint) &&
+      I.Operands.size() == (I.hasModifier(Modifier::Cas) ? 5u : 4u))
+    Policy = I.Operands.size() - 1;
   for (unsigned Idx = 0, E = I.Operands.size(); Idx != E; ++Idx)
-    verifyOperand(C, Idx, (*Shape)[Idx]);
+    verifyOperand(C, Idx, Idx == Policy ? 'x' : (*Shape)[Idx]);
   if (isVideoShape(*Shape))
     checkVideoInstruction(C);
   if (I.Op == Opcode::CvtPack)
     checkCvtPack(C);
   checkAsyncRules(I, C.Text);
+  checkCacheRules(I, C.Text);
+  checkMemoryRules(I, C.Text);
 }
 
 void FunctionVerifier::verifyMatrix(const InstCtx &C, StringRef Shape) {

@@ -140,6 +140,11 @@ private:
   // mbarrier and cluster instructions cannot say (sizes that must be
   // literals, state spaces, operands whose type depends on a modifier).
   void checkAsyncRules(const Instruction &I, llvm::StringRef Text);
+  // CacheVerifier.cpp: createpolicy, applypriority, discard,
+  // prefetch.tensormap and the tensormap instructions.
+  void checkCacheRules(const Instruction &I, llvm::StringRef Text);
+  // MemoryVerifier.cpp: multimem and alloca.
+  void checkMemoryRules(const Instruction &I, llvm::StringRef Text);
 
   const Module &M;
   const ModuleSymbols &Syms;
