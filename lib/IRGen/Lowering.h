@@ -516,9 +516,11 @@ llvm::Error lowerNarrowFloatConversion(FunctionLowering &FL,
 llvm::Error lowerMemory(FunctionLowering &FL, const ptx::Instruction &I);
 
 /// Makes kernel Fn run the chain of warps WarpContext::NextWarp links, one
-/// after another (KernelLayout::RunsWarpChains). False, leaving Fn as it
-/// was, when a warp needs stack beyond its entry block's allocas.
-bool makeWarpChain(llvm::Function &Fn, llvm::StructType *CtxTy);
+/// after another (KernelLayout::RunsWarpChains); with Rounds (a kernel
+/// whose barriers return), also the barrier rounds that need nothing of
+/// the runtime. False, leaving Fn as it was, when a warp needs stack beyond
+/// its entry block's allocas.
+bool makeWarpChain(llvm::Function &Fn, llvm::StructType *CtxTy, bool Rounds);
 
 /// An atomic on the CTA's shared memory (not half precision).
 struct SharedAtomic {

@@ -9,6 +9,13 @@
 // WS_Running. The parameter loads are invariant, so LLVM hoists them, and
 // what derives from them, out of the loop.
 //
+// In phases (a kernel whose barriers return) the chain also keeps the
+// barrier rounds: when the last warp returns and every warp returned at a
+// converged site of the same barrier, in range, with lanes arriving, the
+// barrier completes as the runtime would complete it (CTAPhases.cpp), so
+// the chain starts the next round from its first warp itself, up to
+// MaxChainRounds times. Anything else returns to the runtime.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
@@ -19,7 +26,7 @@
 using namespace llvm;
 using namespace ptxjit;
 
-bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy) {
+bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy, bool Rounds) {
   BasicBlock &Entry = Fn.getEntryBlock();
   // A warp's allocas stay in the entry block, run once: one in a later
   // block would grow the stack with every warp.
@@ -46,6 +53,7 @@ bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy) {
   LLVMContext &C = Fn.getContext();
   BasicBlock *Next = BasicBlock::Create(C, "warp.next", &Fn);
   BasicBlock *End = BasicBlock::Create(C, "warp.end", &Fn);
+  BasicBlock *Record = BasicBlock::Create(C, "warp.record", &Fn);
   for (ReturnInst *Ret : Returns) {
     BranchInst::Create(Next, Ret->getIterator());
     Ret->eraseFromParent();
@@ -58,27 +66,79 @@ bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy) {
   PHINode *Ctx = B.CreatePHI(B.getPtrTy(), 2, "warp.ctx");
   Warp->replaceUsesWithIf(Ctx, [&](Use &U) { return U.getUser() != Ctx; });
   Ctx->addIncoming(Warp, &Entry);
+  auto Field = [&](Type *T, Value *Of, unsigned F) {
+    return B.CreateLoad(T, B.CreateStructGEP(CtxTy, Of, F));
+  };
+  // Rounds: whether every warp so far returned at the barrier the first
+  // one did, and the rounds this call ran.
+  PHINode *AllAtBarrier = nullptr, *Round = nullptr;
+  if (Rounds) {
+    AllAtBarrier = B.CreatePHI(B.getInt1Ty(), 2, "round.barrier");
+    AllAtBarrier->addIncoming(B.getTrue(), &Entry);
+    Round = B.CreatePHI(B.getInt32Ty(), 2, "round");
+    Round->addIncoming(B.getInt32(0), &Entry);
+  }
   B.SetInsertPoint(Next);
-  Value *Status =
-      B.CreateLoad(B.getInt32Ty(), B.CreateStructGEP(CtxTy, Ctx, WCF_Status));
-  Value *Following =
-      B.CreateLoad(B.getPtrTy(), B.CreateStructGEP(CtxTy, Ctx, WCF_NextWarp));
-  Value *GoOn = B.CreateAnd(B.CreateICmpEQ(Status, B.getInt32(WS_Running)),
-                            B.CreateIsNotNull(Following));
-  BasicBlock *Record = BasicBlock::Create(C, "warp.record", &Fn);
-  B.CreateCondBr(GoOn, Record, End);
+  Type *I32 = B.getInt32Ty();
+  Value *Running =
+      B.CreateICmpEQ(Field(I32, Ctx, WCF_Status), B.getInt32(WS_Running));
+  Value *Following = Field(B.getPtrTy(), Ctx, WCF_NextWarp);
+  Value *GoOn = B.CreateAnd(Running, B.CreateIsNotNull(Following));
+  Value *StillAtBarrier = nullptr, *NextRound = nullptr;
+  BasicBlock *RoundEnd = nullptr;
+  if (Rounds) {
+    // As the runtime's round decides: a converged site, lanes arriving,
+    // an id in range, the first warp's.
+    Value *Site = Field(I32, Ctx, WCF_ResumeSite);
+    Value *Barrier = Field(I32, Ctx, WCF_SuspendBarrier);
+    Value *AtBarrier = B.CreateAnd(
+        {B.CreateICmpNE(Site, B.getInt32(0)),
+         B.CreateICmpEQ(B.CreateAnd(Site, B.getInt32(PhaseDivergentSite)),
+                        B.getInt32(0)),
+         B.CreateICmpNE(Field(I32, Ctx, WCF_SuspendLanes), B.getInt32(0)),
+         B.CreateICmpULT(Barrier, B.getInt32(NumCTABarriers)),
+         B.CreateICmpEQ(Barrier, Field(I32, Warp, WCF_SuspendBarrier))});
+    StillAtBarrier = B.CreateAnd(AllAtBarrier, AtBarrier);
+    RoundEnd = BasicBlock::Create(C, "round.end", &Fn);
+    B.CreateCondBr(GoOn, Record, RoundEnd);
+    // The round is over: the next one, in phases only (on fibers each
+    // warp is called alone and the runtime arrives for it).
+    B.SetInsertPoint(RoundEnd);
+    NextRound = B.CreateAdd(Round, B.getInt32(1));
+    Value *Again = B.CreateAnd(
+        {Running, StillAtBarrier,
+         B.CreateICmpNE(Field(I32, Warp, WCF_PhaseMode), B.getInt32(0)),
+         B.CreateICmpULT(Round, B.getInt32(MaxChainRounds - 1))});
+    B.CreateCondBr(Again, Record, End);
+  } else {
+    B.CreateCondBr(GoOn, Record, End);
+  }
   // *RunningWarp = the next warp's index (the runtime's variable, or the
   // warp's own field when it gave none), for a fault report. Volatile, so
   // that it is done before the warp runs; here rather than at warp.begin,
   // where it would keep the parameter loads after it from leaving the loop.
   B.SetInsertPoint(Record);
-  Value *Out = B.CreateLoad(
-      B.getPtrTy(), B.CreateStructGEP(CtxTy, Following, WCF_RunningWarp));
-  Value *Own = B.CreateStructGEP(CtxTy, Following, WCF_WarpIndex);
-  Value *Index = B.CreateLoad(B.getInt32Ty(), Own);
+  Value *To = Following;
+  if (Rounds) {
+    PHINode *NextCtx = B.CreatePHI(B.getPtrTy(), 2, "warp.following");
+    NextCtx->addIncoming(Following, Next);
+    NextCtx->addIncoming(Warp, RoundEnd);
+    To = NextCtx;
+    PHINode *Still = B.CreatePHI(B.getInt1Ty(), 2);
+    Still->addIncoming(StillAtBarrier, Next);
+    Still->addIncoming(B.getTrue(), RoundEnd);
+    AllAtBarrier->addIncoming(Still, Record);
+    PHINode *Rounds = B.CreatePHI(I32, 2);
+    Rounds->addIncoming(Round, Next);
+    Rounds->addIncoming(NextRound, RoundEnd);
+    Round->addIncoming(Rounds, Record);
+  }
+  Value *Out = Field(B.getPtrTy(), To, WCF_RunningWarp);
+  Value *Own = B.CreateStructGEP(CtxTy, To, WCF_WarpIndex);
+  Value *Index = B.CreateLoad(I32, Own);
   B.CreateStore(Index, B.CreateSelect(B.CreateIsNull(Out), Own, Out),
                 /*isVolatile=*/true);
   B.CreateBr(Begin);
-  Ctx->addIncoming(Following, Record);
+  Ctx->addIncoming(To, Record);
   return true;
 }

@@ -10,7 +10,10 @@
 //
 // The barrier completes when every warp that has not exited returned at a
 // barrier with the same id (exited threads are not waited for, as on
-// sm_70). Anything else, a warp that reached the barrier while other lanes
+// sm_70). A chain whose warps all returned at a converged site of the same
+// barrier completes it itself and runs the next round (WarpChain.cpp, up
+// to MaxChainRounds a call): this loop sees only the rounds that end
+// otherwise. Anything else, a warp that reached the barrier while other lanes
 // of it waited elsewhere, warps at different barriers or a barrier id out
 // of range, goes on with fibers: each warp resumes where it returned, the
 // runtime arrives for the warps at converged sites (runWarpFromSites), the

@@ -131,6 +131,13 @@ using WarpFunction = void (*)(const void *Params, WarpContext *Warp);
 /// did not arrive; the runtime goes on with fibers, where it arrives again.
 constexpr uint32_t PhaseDivergentSite = 0x80000000u;
 
+/// Named CTA barriers: bar.sync ids 0-15.
+constexpr unsigned NumCTABarriers = 16;
+
+/// The most barrier rounds one call of a warp chain in phases runs before
+/// it returns to the runtime, which checks for cancellation between calls.
+constexpr unsigned MaxChainRounds = 64;
+
 } // namespace ptxjit
 
 #endif

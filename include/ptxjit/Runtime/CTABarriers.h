@@ -33,7 +33,7 @@ namespace runtime {
 using LaneMask = uint32_t;
 using ptxjit::WarpSize;
 constexpr LaneMask AllLanes = ~LaneMask(0);
-constexpr unsigned NumCTABarriers = 16;
+using ptxjit::NumCTABarriers;
 
 /// The reduction of bar.red; None for bar.sync and bar.arrive.
 using ptxjit::BarrierReduction;
