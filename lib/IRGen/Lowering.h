@@ -77,6 +77,9 @@ public:
   bool RunsWarpChains = false;
   /// KernelLayout::PhaseStateSize of the kernel, once lowered.
   uint64_t PhaseStateSize = 0;
+  /// The kernel's RoundAtBarrier and RoundBarrier (FunctionLowering), for
+  /// its warp chain; null when it has no phase sites.
+  llvm::AllocaInst *ChainAtBarrier = nullptr, *ChainBarrier = nullptr;
   /// KernelLayout::LocalBytesPerLane: the .local frames of every function
   /// lowered, added up.
   uint64_t LocalBytesPerLane = 0;
@@ -480,6 +483,10 @@ private:
   llvm::AllocaInst *AccessAddresses = nullptr;
   /// callSegmentCheck's segment addresses for the runtime.
   llvm::AllocaInst *AccessSegments = nullptr;
+  /// In phases: whether the warp returned at a converged site with lanes
+  /// arriving at a barrier id in range, and the id (false and 0 at the
+  /// warp's start, so at every other return).
+  llvm::AllocaInst *RoundAtBarrier = nullptr, *RoundBarrier = nullptr;
   const ptx::Instruction *CurInst = nullptr;
   llvm::StringMap<Register> Registers;
   /// Variables by block scope: `{ .param .b64 param0; ... }` call sequences
@@ -516,11 +523,14 @@ llvm::Error lowerNarrowFloatConversion(FunctionLowering &FL,
 llvm::Error lowerMemory(FunctionLowering &FL, const ptx::Instruction &I);
 
 /// Makes kernel Fn run the chain of warps WarpContext::NextWarp links, one
-/// after another (KernelLayout::RunsWarpChains); with Rounds (a kernel
-/// whose barriers return), also the barrier rounds that need nothing of
-/// the runtime. False, leaving Fn as it was, when a warp needs stack beyond
-/// its entry block's allocas.
-bool makeWarpChain(llvm::Function &Fn, llvm::StructType *CtxTy, bool Rounds);
+/// after another (KernelLayout::RunsWarpChains); given the slots where a
+/// kernel whose barriers return says what its return was (AtBarrier, i1,
+/// and Barrier, i32), also the barrier rounds that need nothing of the
+/// runtime. False, leaving Fn as it was, when a warp needs stack beyond its
+/// entry block's allocas.
+bool makeWarpChain(llvm::Function &Fn, llvm::StructType *CtxTy,
+                   llvm::AllocaInst *AtBarrier = nullptr,
+                   llvm::AllocaInst *Barrier = nullptr);
 
 /// An atomic on the CTA's shared memory (not half precision).
 struct SharedAtomic {

@@ -74,6 +74,16 @@ void FunctionLowering::preparePhases() {
   if (!Barriers)
     return;
   Phased = true;
+  // What the warp chain's round needs of the site a warp returned at
+  // (makeWarpChain): false and 0 until a converged site says otherwise.
+  RoundAtBarrier = createTemporary(B.getInt1Ty());
+  RoundAtBarrier->setName("round.at.barrier");
+  RoundBarrier = createTemporary(B.getInt32Ty());
+  RoundBarrier->setName("round.barrier.id");
+  if (F.IsEntry) {
+    ML.ChainAtBarrier = RoundAtBarrier;
+    ML.ChainBarrier = RoundBarrier;
+  }
   Live.emplace(F, CFG, [this](unsigned B) { return !UI.isDivergentBlock(B); });
 }
 
@@ -122,8 +132,14 @@ Expected<int> FunctionLowering::lowerPhaseReturn(unsigned Index,
     Value *Mask = getMask();
     Value *Passing = B.CreateAnd(Mask, Warp.released());
     Warp.takeRelease(Passing);
-    Store(WCF_SuspendLanes, B.CreateAnd(Mask, B.CreateNot(Passing)));
+    Value *Arriving = B.CreateAnd(Mask, B.CreateNot(Passing));
+    Store(WCF_SuspendLanes, Arriving);
     Store(WCF_SuspendLine, B.getInt32(getLine(I.Loc)));
+    // The chain's round goes on without the runtime if every warp says so.
+    B.CreateStore(B.CreateAnd(B.CreateICmpNE(Arriving, B.getInt32(0)),
+                              B.CreateICmpULT(IdV, B.getInt32(NumCTABarriers))),
+                  RoundAtBarrier);
+    B.CreateStore(IdV, RoundBarrier);
     // The code after the barrier starts from the resume alone.
     S.Done = BasicBlock::Create(ML.Ctx, "bar.done", Fn);
   }
@@ -152,7 +168,8 @@ void FunctionLowering::emitPhaseSites() {
   uint64_t Size = 0;
   for (Instruction &In : *AllocaBB) {
     auto *A = dyn_cast<AllocaInst>(&In);
-    if (!A)
+    // The round's slots describe one return: never carried across it.
+    if (!A || A == RoundAtBarrier || A == RoundBarrier)
       continue;
     uint64_t Offset = alignTo(Size, 16);
     Size = Offset + DL.getTypeStoreSize(A->getAllocatedType());

@@ -26,7 +26,9 @@
 using namespace llvm;
 using namespace ptxjit;
 
-bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy, bool Rounds) {
+bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy,
+                          AllocaInst *AtBarrierSlot, AllocaInst *BarrierSlot) {
+  bool Rounds = AtBarrierSlot && BarrierSlot;
   BasicBlock &Entry = Fn.getEntryBlock();
   // A warp's allocas stay in the entry block, run once: one in a later
   // block would grow the stack with every warp.
@@ -88,16 +90,11 @@ bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy, bool Rounds) {
   BasicBlock *RoundEnd = nullptr;
   if (Rounds) {
     // As the runtime's round decides: a converged site, lanes arriving,
-    // an id in range, the first warp's.
-    Value *Site = Field(I32, Ctx, WCF_ResumeSite);
-    Value *Barrier = Field(I32, Ctx, WCF_SuspendBarrier);
-    Value *AtBarrier = B.CreateAnd(
-        {B.CreateICmpNE(Site, B.getInt32(0)),
-         B.CreateICmpEQ(B.CreateAnd(Site, B.getInt32(PhaseDivergentSite)),
-                        B.getInt32(0)),
-         B.CreateICmpNE(Field(I32, Ctx, WCF_SuspendLanes), B.getInt32(0)),
-         B.CreateICmpULT(Barrier, B.getInt32(NumCTABarriers)),
-         B.CreateICmpEQ(Barrier, Field(I32, Warp, WCF_SuspendBarrier))});
+    // an id in range (the site said so), the first warp's.
+    Value *AtBarrier =
+        B.CreateAnd(B.CreateLoad(B.getInt1Ty(), AtBarrierSlot),
+                    B.CreateICmpEQ(B.CreateLoad(I32, BarrierSlot),
+                                   Field(I32, Warp, WCF_SuspendBarrier)));
     StillAtBarrier = B.CreateAnd(AllAtBarrier, AtBarrier);
     RoundEnd = BasicBlock::Create(C, "round.end", &Fn);
     B.CreateCondBr(GoOn, Record, RoundEnd);
@@ -128,10 +125,10 @@ bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy, bool Rounds) {
     Still->addIncoming(StillAtBarrier, Next);
     Still->addIncoming(B.getTrue(), RoundEnd);
     AllAtBarrier->addIncoming(Still, Record);
-    PHINode *Rounds = B.CreatePHI(I32, 2);
-    Rounds->addIncoming(Round, Next);
-    Rounds->addIncoming(NextRound, RoundEnd);
-    Round->addIncoming(Rounds, Record);
+    PHINode *RoundsIn = B.CreatePHI(I32, 2);
+    RoundsIn->addIncoming(Round, Next);
+    RoundsIn->addIncoming(NextRound, RoundEnd);
+    Round->addIncoming(RoundsIn, Record);
   }
   Value *Out = Field(B.getPtrTy(), To, WCF_RunningWarp);
   Value *Own = B.CreateStructGEP(CtxTy, To, WCF_WarpIndex);
