@@ -21,21 +21,13 @@ static bool isShared(StateSpace S) {
 
 void FunctionVerifier::checkAsyncRules(const Instruction &I, StringRef Text) {
   auto Rule = [&](SMLoc Loc, const Twine &What) {
-    Diags.report(Loc, DiagID::err_instruction_rule, Text, What.str());
+    reportRule(Loc, Text, What);
   };
   auto Kind = [&](unsigned Idx, const Twine &What) {
-    Diags.report(I.Operands[Idx].Loc, DiagID::err_operand_kind, Idx + 1, Text,
-                 What.str());
+    reportOperandKind(I, Idx, Text, What);
   };
-  // The register type of operand Idx, or None for literals and others.
   auto RegType = [&](unsigned Idx) {
-    const Operand &Op = I.Operands[Idx];
-    if (Op.Kind != Operand::Register && Op.Kind != Operand::Symbol)
-      return ScalarType::None;
-    NameRef R = resolve(Op.Name);
-    return R.Kind == NameRef::Register || R.Kind == NameRef::SpecialReg
-               ? R.Type
-               : ScalarType::None;
+    return getRegisterType(I.Operands[Idx], /*Special=*/true);
   };
   auto IsLiteral = [&](unsigned Idx) {
     return I.Operands[Idx].Kind == Operand::IntImm;

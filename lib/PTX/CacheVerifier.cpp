@@ -21,19 +21,12 @@ static bool isPriority(Modifier M) {
 
 void FunctionVerifier::checkCacheRules(const Instruction &I, StringRef Text) {
   auto Rule = [&](SMLoc Loc, const Twine &What) {
-    Diags.report(Loc, DiagID::err_instruction_rule, Text, What.str());
+    reportRule(Loc, Text, What);
   };
   auto Kind = [&](unsigned Idx, const Twine &What) {
-    Diags.report(I.Operands[Idx].Loc, DiagID::err_operand_kind, Idx + 1, Text,
-                 What.str());
+    reportOperandKind(I, Idx, Text, What);
   };
-  auto RegType = [&](unsigned Idx) {
-    const Operand &Op = I.Operands[Idx];
-    if (Op.Kind != Operand::Register && Op.Kind != Operand::Symbol)
-      return ScalarType::None;
-    NameRef R = resolve(Op.Name);
-    return R.Kind == NameRef::Register ? R.Type : ScalarType::None;
-  };
+  auto RegType = [&](unsigned Idx) { return getRegisterType(I.Operands[Idx]); };
   auto Is128 = [&](unsigned Idx) {
     if (I.Operands[Idx].Kind != Operand::IntImm || I.Operands[Idx].Value != 128)
       Kind(Idx, "128 (the bytes of the line)");

@@ -99,6 +99,17 @@ void FunctionVerifier::checkInitializer(const Initializer &Init) {
     Diags.report(Init.Loc, DiagID::err_undefined_symbol, Init.Name);
 }
 
+ScalarType FunctionVerifier::getRegisterType(const Operand &Op,
+                                             bool Special) const {
+  if (Op.Kind != Operand::Register && Op.Kind != Operand::Symbol)
+    return ScalarType::None;
+  NameRef R = resolve(Op.Name);
+  return R.Kind == NameRef::Register ||
+                 (Special && R.Kind == NameRef::SpecialReg)
+             ? R.Type
+             : ScalarType::None;
+}
+
 NameRef FunctionVerifier::resolve(StringRef Name) const {
   NameRef R;
   if (const VariableDecl *D = Scopes.lookup(Name)) {

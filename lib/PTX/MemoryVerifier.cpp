@@ -31,7 +31,7 @@ static bool isHalfOrByteFloat(ScalarType T) {
 
 void FunctionVerifier::checkMemoryRules(const Instruction &I, StringRef Text) {
   auto Rule = [&](SMLoc Loc, const Twine &What) {
-    Diags.report(Loc, DiagID::err_instruction_rule, Text, What.str());
+    reportRule(Loc, Text, What);
   };
   switch (I.Op) {
   case Opcode::MultimemLdReduce:

@@ -73,6 +73,20 @@ private:
   const Statement *findLabel(llvm::StringRef Name) const;
   void reportUndefined(llvm::SMLoc Loc, llvm::StringRef Name);
   void reportUndefined(const Operand &Op) { reportUndefined(Op.Loc, Op.Name); }
+  /// The type of the register Op names (with Special, also of a special
+  /// register); None for literals and other operands.
+  ScalarType getRegisterType(const Operand &Op, bool Special = false) const;
+  /// An instruction Text breaking a rule of its family, at Loc.
+  void reportRule(llvm::SMLoc Loc, llvm::StringRef Text,
+                  const llvm::Twine &What) {
+    Diags.report(Loc, DiagID::err_instruction_rule, Text, What.str());
+  }
+  /// Operand Idx of I (Text) is not What.
+  void reportOperandKind(const Instruction &I, unsigned Idx,
+                         llvm::StringRef Text, const llvm::Twine &What) {
+    Diags.report(I.Operands[Idx].Loc, DiagID::err_operand_kind, Idx + 1, Text,
+                 What.str());
+  }
   void checkGuard(const Instruction &I);
 
   // InstructionVerifier.cpp: operands and types.
