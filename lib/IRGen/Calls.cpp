@@ -39,11 +39,36 @@ Expected<Value *> FunctionLowering::getCallSlot(
       return Tmp;
     }
   }
-  if (Op.Kind == Operand::Vector)
-    return ML.makeError(Op.Loc,
-                        "a vector register (.v2/.v4) as the argument or result "
-                        "of a call that is not inlined (recursive or "
-                        "indirect) is not supported yet");
+  if (Op.Kind == Operand::Vector && !Op.Elements.empty()) {
+    // A vector register (split into its components): the components'
+    // lane-major <32 x T> one after another, as the callee reads them.
+    SmallVector<Register *, 4> Regs;
+    for (const Operand &E : Op.Elements) {
+      Register *R = E.Kind == Operand::Register || E.Kind == Operand::Symbol
+                        ? findRegister(E.Name)
+                        : nullptr;
+      if (!R)
+        return ML.makeError(E.Loc, "a vector call argument or result must be "
+                                   "a vector register");
+      Regs.push_back(R);
+    }
+    Type *Elt = Regs[0]->Slot->getAllocatedType()->getScalarType();
+    Type *VecTy = getVectorType(Elt);
+    if (any_of(Regs, [&](Register *R) {
+          return R->Slot->getAllocatedType()->getScalarType() != Elt;
+        }))
+      return ML.makeError(Op.Loc, "vector call operand of mixed types");
+    AllocaInst *Tmp = createTemporary(ArrayType::get(VecTy, Regs.size()));
+    for (unsigned K = 0; K != Regs.size(); ++K) {
+      Value *Slot =
+          B.CreateConstInBoundsGEP2_32(Tmp->getAllocatedType(), Tmp, 0, K);
+      if (!IsReturn)
+        B.CreateStore(widen(loadRegister(*Regs[K])), Slot);
+      else
+        CopyBack.push_back({&Op.Elements[K], Slot});
+    }
+    return Tmp;
+  }
   return ML.makeError(Op.Loc, "call arguments must be .param variables or "
                               "registers");
 }
@@ -77,8 +102,10 @@ Error FunctionLowering::getCallSlots(
       CalleeOp.Kind != Operand::Symbol || findRegister(CalleeOp.Name));
   for (unsigned K = 0; K != NRet + NArg; ++K) {
     const Operand &Op = I.Operands[K < NRet ? K : K + 1];
-    bool Named = (Op.Kind == Operand::Symbol || Op.Kind == Operand::Register) &&
-                 (findVariable(Op.Name) || findRegister(Op.Name));
+    bool Named =
+        Op.Kind == Operand::Vector ||
+        ((Op.Kind == Operand::Symbol || Op.Kind == Operand::Register) &&
+         (findVariable(Op.Name) || findRegister(Op.Name)));
     if (K >= NRet && !Named) {
       // A literal argument (the verifier allows no other kinds here): each
       // lane passes its value, typed as the parameter is declared.

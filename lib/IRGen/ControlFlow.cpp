@@ -19,6 +19,7 @@
 #include "Lowering.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "ptxjit/Transforms/SplitBlocks.h"
+#include "ptxjit/Transforms/VectorRegisters.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
 
@@ -154,15 +155,20 @@ void FunctionLowering::storeRegisterReturns(Value *Leaving) {
   unsigned ArgNo = 2;
   for (const ptx::VariableDecl &P : F.Returns) {
     Value *Storage = Fn->getArg(ArgNo++);
-    Register *R =
-        P.Space == ptx::StateSpace::Reg ? findRegister(P.Name) : nullptr;
-    if (!R)
+    if (P.Space != ptx::StateSpace::Reg)
       continue;
-    Type *VecTy = getVectorType(R->Slot->getAllocatedType()->getScalarType());
-    Value *V = widen(loadRegister(*R));
-    Value *Old = B.CreateAlignedLoad(VecTy, Storage, Align(16));
-    B.CreateAlignedStore(B.CreateSelect(maskToVector(Leaving), V, Old), Storage,
-                         Align(16));
+    auto Names = transforms::getParamRegisters(P);
+    for (unsigned K = 0; K != Names.size(); ++K) {
+      Register *R = findRegister(Names[K]);
+      if (!R)
+        continue;
+      Type *VecTy = getVectorType(R->Slot->getAllocatedType()->getScalarType());
+      Value *Slot = B.CreateConstInBoundsGEP1_64(VecTy, Storage, K);
+      Value *V = widen(loadRegister(*R));
+      Value *Old = B.CreateAlignedLoad(VecTy, Slot, Align(16));
+      B.CreateAlignedStore(B.CreateSelect(maskToVector(Leaving), V, Old), Slot,
+                           Align(16));
+    }
   }
 }
 

@@ -17,6 +17,7 @@
 #include "ptxjit/PTX/ModuleInfo.h"
 #include "ptxjit/PTX/SpecialRegisters.h"
 #include "ptxjit/Transforms/SplitBlocks.h"
+#include "ptxjit/Transforms/VectorRegisters.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Intrinsics.h"
@@ -275,10 +276,16 @@ void FunctionLowering::declareRegisters() {
   };
   for (const ptx::VariableDecl &V : F.Locals)
     DeclareAll(V);
-  for (const ptx::VariableDecl &V : F.Params)
-    DeclareAll(V);
-  for (const ptx::VariableDecl &V : F.Returns)
-    DeclareAll(V);
+  // A vector .reg parameter or return is its components' registers.
+  for (const auto *List : {&F.Params, &F.Returns})
+    for (const ptx::VariableDecl &V : *List) {
+      if (V.Space != StateSpace::Reg || V.VectorWidth == 1) {
+        DeclareAll(V);
+        continue;
+      }
+      for (const std::string &Name : transforms::getParamRegisters(V))
+        Declare(Name, V.Type);
+    }
 }
 
 /// A PTX register's name as an LLVM value name: "%r1" -> "r1", and an
@@ -1252,14 +1259,18 @@ Error FunctionLowering::lower() {
       Value *Arg = Fn->getArg(ArgNo++);
       if (P.Space != StateSpace::Reg)
         continue;
-      if (Register *R = findRegister(P.Name)) {
-        Type *Ty = R->Slot->getAllocatedType();
-        Value *V = B.CreateAlignedLoad(getVectorType(Ty->getScalarType()), Arg,
-                                       Align(16));
-        if (R->Sh.isUniform())
-          V = B.CreateExtractElement(V, uint64_t(0));
-        B.CreateStore(packRegister(*R, V), R->Slot);
-      }
+      // A vector's components lie one after another, each lane-major.
+      auto Names = transforms::getParamRegisters(P);
+      for (unsigned K = 0; K != Names.size(); ++K)
+        if (Register *R = findRegister(Names[K])) {
+          Type *VecTy =
+              getVectorType(R->Slot->getAllocatedType()->getScalarType());
+          Value *V = B.CreateAlignedLoad(
+              VecTy, B.CreateConstInBoundsGEP1_64(VecTy, Arg, K), Align(16));
+          if (R->Sh.isUniform())
+            V = B.CreateExtractElement(V, uint64_t(0));
+          B.CreateStore(packRegister(*R, V), R->Slot);
+        }
     }
   }
 

@@ -4,6 +4,7 @@
 #include "Operands.h"
 #include "RegisterDecls.h"
 #include "ptxjit/Transforms/CFG.h"
+#include "ptxjit/Transforms/VectorRegisters.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -95,7 +96,8 @@ ptx::Function transforms::splitRegisterWebs(const ptx::Function &F,
 
   // A .reg return is read when the function returns, wherever it was set.
   for (const ptx::VariableDecl &R : F.Returns)
-    Excluded.insert(R.Name);
+    for (const std::string &Name : getParamRegisters(R))
+      Excluded.insert(Name);
 
   // Which block each statement is in; unreachable blocks are left alone.
   std::vector<unsigned> BlockOf(Body.size(), ~0u);
@@ -178,7 +180,8 @@ ptx::Function transforms::splitRegisterWebs(const ptx::Function &F,
     // The register's own name goes to the web of its first definition, or
     // for a .reg parameter to the web live at entry, which holds its value.
     bool IsParam = any_of(F.Params, [&](const ptx::VariableDecl &P) {
-      return P.Space == ptx::StateSpace::Reg && P.Name == Reg;
+      return P.Space == ptx::StateSpace::Reg &&
+             is_contained(getParamRegisters(P), Reg);
     });
     NumberOf(IsParam ? 0 : 1);
     for (unsigned K = 1; K != NBits; ++K)

@@ -7,6 +7,7 @@
 #include "ptxjit/Transforms/CFG.h"
 #include "ptxjit/Transforms/LockstepLoops.h"
 #include "ptxjit/Transforms/SplitBlocks.h"
+#include "ptxjit/Transforms/VectorRegisters.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <functional>
 
@@ -224,10 +225,15 @@ void UniformityInfo::run() {
     if (I.Op == Opcode::Call) {
       // Registers a call returns into are written per lane by the callee.
       for (unsigned K = 0; K != I.NumCallReturns; ++K) {
-        Count(I.Operands[K]);
-        if (I.Operands[K].Kind == Operand::Register ||
-            I.Operands[K].Kind == Operand::Symbol)
-          Registers[I.Operands[K].Name] = Shape::varying();
+        // A vector register result is its components'.
+        const Operand &R = I.Operands[K];
+        ArrayRef<Operand> Regs =
+            R.Kind == Operand::Vector ? R.Elements : ArrayRef(R);
+        for (const Operand &E : Regs) {
+          Count(E);
+          if (E.Kind == Operand::Register || E.Kind == Operand::Symbol)
+            Registers[E.Name] = Shape::varying();
+        }
       }
       continue;
     }
@@ -291,7 +297,8 @@ void UniformityInfo::run() {
   }
   // A device function's .reg returns are read when lanes return.
   for (const ptx::VariableDecl &R : F.Returns)
-    NotLocal.insert(R.Name);
+    for (const std::string &Name : getParamRegisters(R))
+      NotLocal.insert(Name);
   for (const auto &E : DefAt)
     if (!NotLocal.contains(E.getKey()))
       BlockLocal.insert(E.getKey());
@@ -300,7 +307,8 @@ void UniformityInfo::run() {
   if (!F.IsEntry)
     for (const ptx::VariableDecl &P : F.Params)
       if (P.Space == ptx::StateSpace::Reg)
-        Registers[P.Name] = Shape::varying();
+        for (const std::string &Name : getParamRegisters(P))
+          Registers[Name] = Shape::varying();
 
   StringSet<> Reads = collectReadRegisters(F);
   bool Changed = true;

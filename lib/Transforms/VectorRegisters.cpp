@@ -102,7 +102,12 @@ ptx::Function VectorSplitter::run() {
       }
     }
   }
-  if (Others.empty())
+  // Uses of a vector .reg parameter or return become its components' too.
+  auto IsVectorReg = [](const VariableDecl &D) {
+    return D.Space == ptx::StateSpace::Reg && D.VectorWidth != 1;
+  };
+  if (Others.empty() && none_of(F.Params, IsVectorReg) &&
+      none_of(F.Returns, IsVectorReg))
     return Result; // no vector registers
   Registers = RegisterDecls(F);
   std::vector<ptx::Statement> Body;
@@ -134,4 +139,14 @@ ptx::Function transforms::splitVectorRegisters(const ptx::Function &F,
   if (!F.HasBody)
     return F;
   return VectorSplitter(F, Alloc).run();
+}
+
+SmallVector<std::string, 4>
+transforms::getParamRegisters(const ptx::VariableDecl &P) {
+  if (P.VectorWidth == 1)
+    return {P.Name.str()};
+  SmallVector<std::string, 4> Names;
+  for (unsigned K = 0; K != P.VectorWidth; ++K)
+    Names.push_back((P.Name + getSuffix(K)).str());
+  return Names;
 }

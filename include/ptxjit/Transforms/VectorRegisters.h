@@ -13,7 +13,9 @@
 #define PTXJIT_TRANSFORMS_VECTORREGISTERS_H
 
 #include "ptxjit/PTX/AST.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Allocator.h"
+#include <string>
 
 namespace ptxjit {
 namespace transforms {
@@ -25,6 +27,12 @@ namespace transforms {
 /// has one declaration. Memory for new operands and names comes from Alloc.
 ptx::Function splitVectorRegisters(const ptx::Function &F,
                                    llvm::BumpPtrAllocator &Alloc);
+
+/// The scalar registers a device function's .reg parameter or return P is
+/// after splitVectorRegisters: P itself, or "P.x" ... for a vector, whose
+/// components the function's signature passes in one lane-major storage
+/// (component K at K * 32 * the component's lane size).
+llvm::SmallVector<std::string, 4> getParamRegisters(const ptx::VariableDecl &P);
 
 } // namespace transforms
 } // namespace ptxjit
