@@ -1028,11 +1028,10 @@ Error InstructionLowering::visitSzext(const ptx::Instruction &I) {
       Whole = FL.splat(Whole);
     // Shifting left by 32 - N and back extends from bit N - 1; N = 0
     // (shift 32) is 0 either way.
-    Value *Up = B.CreateSub(C(32), N);
     Value *Zero = B.CreateICmpEQ(N, C(0));
-    Value *Shl = B.CreateShl(S[0], B.CreateSelect(Zero, C(0), Up));
-    Value *Ext = Signed ? B.CreateAShr(Shl, B.CreateSelect(Zero, C(0), Up))
-                        : B.CreateLShr(Shl, B.CreateSelect(Zero, C(0), Up));
+    Value *Up = B.CreateSelect(Zero, C(0), B.CreateSub(C(32), N));
+    Value *Shl = B.CreateShl(S[0], Up);
+    Value *Ext = Signed ? B.CreateAShr(Shl, Up) : B.CreateLShr(Shl, Up);
     Ext = B.CreateSelect(Zero, C(0), Ext);
     return Result(B.CreateSelect(Whole, S[0], Ext));
   });

@@ -331,7 +331,7 @@ Value *irgen::lowerWarpAggregatedAtomic(
 /// One atomic operation of I (one element of a vector atom/red): at Addr,
 /// with the value operand ValOp, its old value to Dst (null: not wanted).
 static Error lowerAtomicElement(FunctionLowering &FL, const ptx::Instruction &I,
-                                const LaneValue &AddrValue,
+                                const LaneValue &Addr,
                                 const ptx::Operand &ValOp,
                                 const ptx::Operand *Dst) {
   IRBuilder<> &B = FL.B;
@@ -340,7 +340,6 @@ static Error lowerAtomicElement(FunctionLowering &FL, const ptx::Instruction &I,
   unsigned AddrIdx = IsRed ? 0 : 1;
   bool Half = T == ScalarType::F16x2 || T == ScalarType::BF16x2 ||
               T == ScalarType::F16 || T == ScalarType::BF16;
-  Expected<LaneValue> Addr = AddrValue;
   Expected<LaneValue> Val = FL.read(ValOp, T);
   if (!Val)
     return Val.takeError();
@@ -366,15 +365,14 @@ static Error lowerAtomicElement(FunctionLowering &FL, const ptx::Instruction &I,
   // sign-preserving zero" (red too; GPUs do).
   bool FlushF32 = T == ScalarType::F32 && !IsCas && Op &&
                   *Op == AtomicRMWInst::FAdd;
-  FL.checkAccess(I, I.Operands[AddrIdx], *Addr, Size, AK_Atomic);
+  FL.checkAccess(I, I.Operands[AddrIdx], Addr, Size, AK_Atomic);
   // Checked atomics are reported, and still run in every lane.
-  emitAccessCheck(FL, I, *Addr, Size, CheckAccessKind::Atomic,
-                  FL.getInstMask());
+  emitAccessCheck(FL, I, Addr, Size, CheckAccessKind::Atomic, FL.getInstMask());
   if (!Half &&
       (I.Space == StateSpace::Shared || I.Space == StateSpace::SharedCTA)) {
     // Only this CTA, on this host thread, sees its shared memory.
     SharedAtomic SA;
-    SA.Addr = *Addr;
+    SA.Addr = Addr;
     SA.Val = Val->V;
     SA.Swap = IsCas ? Swap->V : nullptr;
     SA.IsCas = IsCas;
@@ -389,9 +387,9 @@ static Error lowerAtomicElement(FunctionLowering &FL, const ptx::Instruction &I,
     return FL.write(*Dst, Old, T);
   }
   bool WantOld = Dst && Dst->Kind != ptx::Operand::Sink;
-  if (Addr->isScalar() && !Half && !IsCas && !FlushF32 && Elt->isIntegerTy() &&
+  if (Addr.isScalar() && !Half && !IsCas && !FlushF32 && Elt->isIntegerTy() &&
       getCombinableAtomicOp(*Op, Size * 8)) {
-    Value *P = B.CreateIntToPtr(Addr->V, B.getPtrTy());
+    Value *P = B.CreateIntToPtr(Addr.V, B.getPtrTy());
     Value *Old = lowerWarpAggregatedAtomic(
         FL, *Op, Val->V, Elt, WantOld, [&](Value *Total) -> Value * {
           return B.CreateAtomicRMW(*Op, P, Total, MaybeAlign(Size), Ordering);
@@ -399,7 +397,7 @@ static Error lowerAtomicElement(FunctionLowering &FL, const ptx::Instruction &I,
     return WantOld ? FL.write(*Dst, Old, T) : Error::success();
   }
   // Each operand vector stored once, before the loop over the lanes.
-  FunctionLowering::LaneStash Addrs = FL.stashLanes(Addr->V, 0);
+  FunctionLowering::LaneStash Addrs = FL.stashLanes(Addr.V, 0);
   FunctionLowering::LaneStash Vals = FL.stashLanes(Val->V, 1);
   std::optional<FunctionLowering::LaneStash> Swaps;
   if (IsCas)
