@@ -51,12 +51,9 @@ void FunctionVerifier::checkAsyncRules(const Instruction &I, StringRef Text) {
       Kind(2, "4, 8 or 16 (the bytes to copy)");
     else if (I.hasModifier(Modifier::Cg) && Size.Value != 16)
       Kind(2, "16 with .cg");
-    // With .L2::cache_hint the last operand is the cache policy.
-    bool Hint = I.hasModifier(Modifier::L2CacheHint);
-    if (Hint && I.Operands.size() >= 4 &&
-        !typesAgree(ScalarType::B64, RegType(I.Operands.size() - 1)))
-      Kind(I.Operands.size() - 1, "a .b64 cache policy");
-    if (I.Operands.size() >= (Hint ? 5u : 4u)) {
+    // A cache policy comes last (the cache rules check its type).
+    bool Policy = getCachePolicyOperand(I) != ~0u;
+    if (I.Operands.size() >= (Policy ? 5u : 4u)) {
       // src-size (a .u32) or ignore-src (a predicate).
       ScalarType T = RegType(3);
       if (IsLiteral(3)) {

@@ -19,6 +19,26 @@ static bool isPriority(Modifier M) {
          M == Modifier::L2EvictFirst || M == Modifier::L2EvictUnchanged;
 }
 
+unsigned ptxjit::ptx::getCachePolicyOperand(const Instruction &I) {
+  if (!I.hasModifier(Modifier::L2CacheHint))
+    return ~0u;
+  // After the values, where cas takes a second one; after cp.async's
+  // size, and its src-size or ignore-src if it has one.
+  size_t Size = I.Operands.size();
+  switch (I.Op) {
+  case Opcode::Ld:
+  case Opcode::St:
+  case Opcode::Red:
+    return Size == 3 ? 2 : ~0u;
+  case Opcode::Atom:
+    return Size == (I.hasModifier(Modifier::Cas) ? 5u : 4u) ? Size - 1 : ~0u;
+  case Opcode::CpAsync:
+    return Size >= 4 ? Size - 1 : ~0u;
+  default:
+    return ~0u;
+  }
+}
+
 void FunctionVerifier::checkCacheRules(const Instruction &I, StringRef Text) {
   auto Rule = [&](SMLoc Loc, const Twine &What) {
     reportRule(Loc, Text, What);
@@ -36,17 +56,9 @@ void FunctionVerifier::checkCacheRules(const Instruction &I, StringRef Text) {
       Rule(I.Loc, "the address is generic or in .global");
   };
 
-  // The cache policy of a .L2::cache_hint form is its last operand.
-  bool HintOperand =
-      I.hasModifier(Modifier::L2CacheHint) &&
-      ((I.Op == Opcode::Ld && I.Operands.size() == 3) ||
-       (I.Op == Opcode::St && I.Operands.size() == 3) ||
-       (I.Op == Opcode::Red && I.Operands.size() == 3) ||
-       (I.Op == Opcode::Atom &&
-        I.Operands.size() == (I.hasModifier(Modifier::Cas) ? 5u : 4u)));
-  if (HintOperand &&
-      !typesAgree(ScalarType::B64, RegType(I.Operands.size() - 1)))
-    Kind(I.Operands.size() - 1, "a .b64 cache policy");
+  unsigned Policy = getCachePolicyOperand(I);
+  if (Policy != ~0u && !typesAgree(ScalarType::B64, RegType(Policy)))
+    Kind(Policy, "a .b64 cache policy");
   if (!I.hasModifier(Modifier::L2CacheHint) && I.Operands.size() == 3 &&
       (I.Op == Opcode::Ld || I.Op == Opcode::St || I.Op == Opcode::Red))
     Rule(I.Operands[2].Loc, "a cache policy needs .L2::cache_hint");

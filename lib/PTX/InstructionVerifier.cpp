@@ -206,12 +206,9 @@ void FunctionVerifier::verifyInstruction(const Instruction &I) {
   }
   if (isMatrixOpcode(I.Op))
     return verifyMatrix(C, *Shape);
-  // atom's cache policy (.L2::cache_hint) comes after its values, where
-  // cas takes a second one: the cache rules check it.
-  unsigned Policy = ~0u;
-  if (I.Op == Opcode::Atom && I.hasModifier(Modifier::L2CacheHint) &&
-      I.Operands.size() == (I.hasModifier(Modifier::Cas) ? 5u : 4u))
-    Policy = I.Operands.size() - 1;
+  // atom's shapes have no place for a cache policy: the cache rules check
+  // it.
+  unsigned Policy = I.Op == Opcode::Atom ? getCachePolicyOperand(I) : ~0u;
   for (unsigned Idx = 0, E = I.Operands.size(); Idx != E; ++Idx)
     verifyOperand(C, Idx, Idx == Policy ? 'x' : (*Shape)[Idx]);
   if (isVideoShape(*Shape))

@@ -169,6 +169,11 @@ private:
   llvm::StringMap<const Statement *> Labels;
 };
 
+/// The index of I's cache policy operand (the last one, of a
+/// .L2::cache_hint ld, st, red, atom or cp.async that has it;
+/// CacheVerifier.cpp), or ~0u.
+unsigned getCachePolicyOperand(const Instruction &I);
+
 /// The location of a name that points into the source buffer.
 inline llvm::SMLoc locOf(llvm::StringRef Name) {
   return llvm::SMLoc::getFromPointer(Name.data());
