@@ -372,9 +372,8 @@ Expected<Function *> ModuleLowering::emitKernel(const ptx::Function &F) {
   // Without CTA barriers no warp waits for another: one call may run them
   // all. In phases, one call runs them all up to their next barrier.
   if (!UsesBarriers || PhaseStateSize)
-    RunsWarpChains = irgen::makeWarpChain(
-        *Fn, WarpCtxTy, PhaseStateSize ? ChainAtBarrier : nullptr,
-        PhaseStateSize ? ChainBarrier : nullptr);
+    RunsWarpChains =
+        irgen::makeWarpChain(*Fn, WarpCtxTy, ChainAtBarrier, ChainBarrier);
   while (!Pending.empty()) {
     const ptx::Function *DF = Pending.back();
     Pending.pop_back();
