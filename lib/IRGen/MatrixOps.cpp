@@ -91,8 +91,19 @@ public:
   Error lowerWmmaMemory();
   Error lowerLdStMatrix();
   Error lowerMovmatrix();
+  /// RuntimeArg: the runtime's pointer, which ptxjit_rt_wgmma reports to.
+  Error lowerWgmma(Value *RuntimeArg);
 
 private:
+  /// Stores fragment operand Src's registers into a new stack buffer.
+  Expected<AllocaInst *> storeFragment(const Operand &Src,
+                                       const FragmentShape &FS);
+  /// Loads a buffer's registers into fragment operand Dst.
+  Error loadFragment(const Operand &Dst, const FragmentShape &FS,
+                     AllocaInst *Buf);
+  /// The value of Op (of type T) in the first lane of the instruction's
+  /// mask: the warp's value of an operand the ISA asks to be uniform.
+  Expected<Value *> readFirstLane(const Operand &Op, ScalarType T);
   /// Reads register K of fragment operand Op as a <32 x i32> or <32 x i64>.
   Expected<Value *> readRegister(const Operand &Op, unsigned K, bool Wide);
   Error writeRegister(const Operand &Op, unsigned K, Value *V, bool Wide);
@@ -437,6 +448,103 @@ Error MatrixLowering::lowerMovmatrix() {
   return FL.write(I.Operands[0], D, ScalarType::B32);
 }
 
+Expected<AllocaInst *> MatrixLowering::storeFragment(const Operand &Src,
+                                                     const FragmentShape &FS) {
+  bool Wide = FS.RegisterType == ScalarType::F64;
+  AllocaInst *Buf = fragmentBuffer(FS);
+  for (unsigned K = 0; K != FS.NumRegisters; ++K) {
+    Expected<Value *> V = readRegister(Src, K, Wide);
+    if (!V)
+      return V.takeError();
+    B.CreateStore(
+        *V, B.CreateConstInBoundsGEP2_32(Buf->getAllocatedType(), Buf, 0, K));
+  }
+  return Buf;
+}
+
+Error MatrixLowering::loadFragment(const Operand &Dst, const FragmentShape &FS,
+                                   AllocaInst *Buf) {
+  bool Wide = FS.RegisterType == ScalarType::F64;
+  Type *Reg = FL.getVectorType(Wide ? B.getInt64Ty() : B.getInt32Ty());
+  for (unsigned K = 0; K != FS.NumRegisters; ++K) {
+    Value *V = B.CreateLoad(
+        Reg, B.CreateConstInBoundsGEP2_32(Buf->getAllocatedType(), Buf, 0, K));
+    if (Error E = writeRegister(Dst, K, V, Wide))
+      return E;
+  }
+  return Error::success();
+}
+
+Expected<Value *> MatrixLowering::readFirstLane(const Operand &Op,
+                                                ScalarType T) {
+  Expected<LaneValue> V = FL.read(Op, T);
+  if (!V)
+    return V.takeError();
+  if (V->isScalar())
+    return V->V;
+  Value *Bits = B.CreateBitCast(FL.getInstMask(), B.getInt32Ty());
+  Value *First =
+      B.CreateAnd(B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
+                                    {Bits, B.getFalse()}),
+                  B.getInt32(31));
+  return FL.extractLaneAt(V->V, First);
+}
+
+/// wgmma.mma_async: the warp's accumulators (and A registers) go to the
+/// stack, the descriptors and scale-d are taken from the first lane (the
+/// ISA asks them to be the same in all), and ptxjit_rt_wgmma computes the
+/// warp's 16 rows of D (WarpgroupMultiply.cpp).
+Error MatrixLowering::lowerWgmma(Value *RuntimeArg) {
+  WarpgroupMultiply Op;
+  Op.N = F.N;
+  Op.K = F.K;
+  Op.A = toElement(F.AType);
+  Op.B = toElement(F.BType);
+  Op.D = toElement(F.DType);
+  Op.ADescriptor = F.ADescriptor;
+  Op.NegateA = F.NegateA;
+  Op.NegateB = F.NegateB;
+  Op.TransA = F.TransA;
+  Op.TransB = F.TransB;
+  Op.Satfinite = F.Satfinite;
+  Op.BitAnd = F.BitOp == MatrixForm::And;
+  FragmentShape DS = ptx::getFragmentShape(F, MatrixRole::D);
+  Expected<AllocaInst *> DBuf = storeFragment(I.Operands[0], DS);
+  if (!DBuf)
+    return DBuf.takeError();
+  Value *ABuf = Constant::getNullValue(B.getPtrTy());
+  Value *ADesc = B.getInt64(0);
+  if (F.ADescriptor) {
+    Expected<Value *> V = readFirstLane(I.Operands[1], ScalarType::B64);
+    if (!V)
+      return V.takeError();
+    ADesc = *V;
+  } else {
+    Expected<AllocaInst *> Buf =
+        storeFragment(I.Operands[1], ptx::getFragmentShape(F, MatrixRole::A));
+    if (!Buf)
+      return Buf.takeError();
+    ABuf = *Buf;
+  }
+  Expected<Value *> BDesc =
+      readFirstLane(I.Operands[ptx::WgmmaBDescriptorOperand], ScalarType::B64);
+  if (!BDesc)
+    return BDesc.takeError();
+  Expected<Value *> ScaleD =
+      readFirstLane(I.Operands[ptx::WgmmaScaleDOperand], ScalarType::Pred);
+  if (!ScaleD)
+    return ScaleD.takeError();
+  Value *Rank = B.CreateAnd(FL.getContextField(WCF_WarpIndex, B.getInt32Ty()),
+                            B.getInt32(3));
+  B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::WarpgroupMultiply),
+               {RuntimeArg, B.getInt64(Op.encode()), *DBuf, ABuf, ADesc, *BDesc,
+                B.CreateZExt(*ScaleD, B.getInt32Ty()), Rank,
+                FL.getContextField(WCF_SharedBase, B.getPtrTy()),
+                FL.getContextField(WCF_TotalSharedSize, B.getInt32Ty()),
+                B.getInt32(FL.getLine(I.Loc))});
+  return loadFragment(I.Operands[0], DS, *DBuf);
+}
+
 } // namespace
 
 Error InstructionLowering::visitMatrix(const ptx::Instruction &I) {
@@ -457,6 +565,8 @@ Error InstructionLowering::visitMatrix(const ptx::Instruction &I) {
     return ML.lowerLdStMatrix();
   case MatrixForm::Movmatrix:
     return ML.lowerMovmatrix();
+  case MatrixForm::Wgmma:
+    return ML.lowerWgmma(FL.runtimeArg());
   }
   return FL.error(I, "unexpected matrix instruction");
 }

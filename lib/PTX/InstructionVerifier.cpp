@@ -240,7 +240,15 @@ void FunctionVerifier::verifyMatrix(const InstCtx &C, StringRef Shape) {
       if (getFragmentOperand(F, R) == int(Idx))
         Role = R;
     if (!Role) {
-      verifyOperand(C, Idx, Shape[Idx]);
+      bool Descriptor =
+          F.Kind == MatrixForm::Wgmma &&
+          (Idx == WgmmaBDescriptorOperand || (Idx == 1 && F.ADescriptor));
+      if (Descriptor)
+        checkScalar(C, Idx + 1, I.Operands[Idx], ScalarType::B64,
+                    /*IsDest=*/false, /*Relaxed=*/true,
+                    /*AllowAddressOf=*/false);
+      else
+        verifyOperand(C, Idx, Shape[Idx]);
       continue;
     }
     const Operand &Op = I.Operands[Idx];

@@ -42,6 +42,7 @@ bool ptxjit::ptx::isMatrixOpcode(Opcode Op) {
   case Opcode::Ldmatrix:
   case Opcode::Stmatrix:
   case Opcode::Movmatrix:
+  case Opcode::WgmmaMmaAsync:
     return true;
   default:
     return false;
@@ -78,7 +79,18 @@ struct Suffixes {
   MatrixForm::BitOpTy BitOp = MatrixForm::NoBitOp;
   std::optional<Modifier> Rounding;
   unsigned Num = 0; ///< .x1 .x2 .x4
+  unsigned WgmmaN = 0, WgmmaK = 0; ///< wgmma's .m64nNkK
 };
+
+/// N and K of a wgmma shape modifier (.m64nNkK), or false.
+bool parseWgmmaShape(Modifier M, unsigned &N, unsigned &K) {
+  StringRef S = getSpelling(M);
+  if (!S.consume_front(".m64n"))
+    return false;
+  size_t KAt = S.find('k');
+  return KAt != StringRef::npos && !S.take_front(KAt).getAsInteger(10, N) &&
+         !S.drop_front(KAt + 1).getAsInteger(10, K);
+}
 
 /// A message naming a type: ".f16".
 std::string spell(ScalarType T) { return getSpelling(T).str(); }
@@ -118,6 +130,11 @@ private:
   bool decodeWmmaMemory();
   bool decodeLdStMatrix();
   bool decodeMovmatrix();
+  bool decodeWgmma();
+  bool checkWgmmaTypes();
+  /// wgmma's immediate operand Idx: one of the two values it may take.
+  bool takeWgmmaImmediate(unsigned Idx, StringRef Name, int64_t False,
+                          int64_t True, bool &Flag);
   /// Copies the shape, the four types (d, a, b, c), the layouts and
   /// .satfinite of an mma or mma.sp already checked to have them into F.
   void takeMmaForm();
@@ -193,6 +210,13 @@ bool Decoder::collect() {
       break;
     default: {
       auto *It = find_if(Shapes, [&](const Shape &Sh) { return Sh.Mod == M; });
+      unsigned N, K;
+      if (It == std::end(Shapes) && parseWgmmaShape(M, N, K)) {
+        Repeated = S.WgmmaN != 0;
+        S.WgmmaN = N;
+        S.WgmmaK = K;
+        break;
+      }
       if (It == std::end(Shapes))
         return fail("does not take modifier " + getSpelling(M));
       Repeated = S.Sh != nullptr;
@@ -263,6 +287,9 @@ bool Decoder::run() {
   case Opcode::Movmatrix:
     F.Kind = MatrixForm::Movmatrix;
     return decodeMovmatrix();
+  case Opcode::WgmmaMmaAsync:
+    F.Kind = MatrixForm::Wgmma;
+    return decodeWgmma();
   default:
     return fail("is not a matrix instruction");
   }
@@ -712,6 +739,108 @@ bool Decoder::decodeMovmatrix() {
   return true;
 }
 
+bool Decoder::checkWgmmaTypes() {
+  ScalarType D = F.DType, A = F.AType, B = F.BType;
+  auto Want = [&](const Twine &What) {
+    return fail(".m64n" + Twine(F.N) + "k" + Twine(F.K) + " takes " + What +
+                ", not " + spell(D) + spell(A) + spell(B));
+  };
+  switch (F.K) {
+  case 8:
+    if (D != ScalarType::F32 || A != ScalarType::TF32 || B != A)
+      return Want(".f32.tf32.tf32");
+    return true;
+  case 16:
+    if (!((A == ScalarType::F16 && isHalfOrSingle(D)) ||
+          (A == ScalarType::BF16 && D == ScalarType::F32)) ||
+        B != A)
+      return Want(".f16 or .f32 with .f16.f16, or .f32.bf16.bf16");
+    return true;
+  case 32:
+    if (isFloat8(A) && isFloat8(B) && isHalfOrSingle(D))
+      return true;
+    if (isInt8(A) && isInt8(B) && D == ScalarType::S32)
+      return true;
+    return Want(".f16 or .f32 with .e4m3/.e5m2 multiplicands, or .s32 with "
+                ".s8/.u8 multiplicands");
+  case 256:
+    if (D != ScalarType::S32 || A != ScalarType::B1 || B != A)
+      return Want(".s32.b1.b1");
+    return true;
+  default:
+    return fail("needs a shape .m64nNk8, k16, k32 or k256");
+  }
+}
+
+bool Decoder::takeWgmmaImmediate(unsigned Idx, StringRef Name, int64_t False,
+                                 int64_t True, bool &Flag) {
+  const Operand &Op = I.Operands[Idx];
+  if (Op.Kind != Operand::IntImm || (Op.Value != False && Op.Value != True)) {
+    if (ProblemLoc)
+      *ProblemLoc = Op.Loc;
+    return fail("takes " + Name + " as the integer constant " + Twine(False) +
+                " or " + Twine(True));
+  }
+  Flag = Op.Value == True;
+  return true;
+}
+
+bool Decoder::decodeWgmma() {
+  if (!needSyncAligned())
+    return false;
+  if (!S.WgmmaN)
+    return fail("needs a shape (.m64n128k16, ...)");
+  if (!forbid(S.Role || S.Num || S.Trans || !S.Layouts.empty() || S.Rounding,
+              "this modifier") ||
+      !forbid(I.Space != StateSpace::None, "a state space"))
+    return false;
+  if (I.Types.size() != 3)
+    return fail("needs three types: .dtype.atype.btype");
+  F.M = 64;
+  F.N = S.WgmmaN;
+  F.K = S.WgmmaK;
+  F.DType = F.CType = I.Types[0];
+  F.AType = I.Types[1];
+  F.BType = I.Types[2];
+  if (!checkWgmmaTypes())
+    return false;
+  bool Integer = F.DType == ScalarType::S32;
+  bool Bits = F.AType == ScalarType::B1;
+  // N: multiples of 8; the integer forms take multiples of 16 above 32.
+  if (F.N % 8 || F.N > 256 || (Integer && F.N > 32 && F.N % 16))
+    return fail("does not take N = " + Twine(F.N) + " with these types");
+  if (Bits != (S.BitOp == MatrixForm::And) || Bits != S.Popc)
+    return fail(Bits ? "needs .and.popc with .b1"
+                     : "does not take .and, "
+                       ".xor or .popc");
+  if (S.Satfinite && !(Integer && !Bits))
+    return fail("takes .satfinite only with .s8/.u8 multiplicands");
+  F.Satfinite = S.Satfinite;
+  F.BitOp = S.BitOp;
+  F.ADescriptor =
+      I.Operands.size() > 1 && I.Operands[1].Kind != Operand::Vector;
+  // The immediates after scale-d: the scales of the float forms, then the
+  // transposes of .f16/.bf16 (imm-trans-a only with A in shared memory).
+  bool Transposable = F.K == 16;
+  unsigned Want = Integer ? 4 : !Transposable ? 6 : F.ADescriptor ? 8 : 7;
+  if (I.Operands.size() != Want)
+    return fail("takes " + Twine(Want) + " operands with these types and " +
+                (F.ADescriptor ? "A in shared memory" : "A in registers"));
+  bool ScaleA = true, ScaleB = true;
+  if (!Integer && (!takeWgmmaImmediate(4, "imm-scale-a", -1, 1, ScaleA) ||
+                   !takeWgmmaImmediate(5, "imm-scale-b", -1, 1, ScaleB)))
+    return false;
+  F.NegateA = !ScaleA;
+  F.NegateB = !ScaleB;
+  if (Transposable && F.ADescriptor &&
+      !takeWgmmaImmediate(6, "imm-trans-a", 0, 1, F.TransA))
+    return false;
+  if (Transposable &&
+      !takeWgmmaImmediate(Want - 1, "imm-trans-b", 0, 1, F.TransB))
+    return false;
+  return true;
+}
+
 /// Registers of a fragment of Elements elements of type T per lane.
 FragmentShape registersFor(unsigned Elements, ScalarType T, bool Packed) {
   if (T == ScalarType::F64)
@@ -773,6 +902,12 @@ FragmentShape ptxjit::ptx::getFragmentShape(const MatrixForm &F, MatrixRole R) {
   }
   if (R == MatrixRole::D && F.Kind == MatrixForm::WmmaLoad)
     return {};
+  if (F.Kind == MatrixForm::Wgmma) {
+    // Each warp's 16 rows: of A (registers) and of the accumulators.
+    ScalarType T = F.getType(R);
+    unsigned Cols = R == MatrixRole::A ? F.K : F.N;
+    return registersFor(16 * Cols / 32, T, T == ScalarType::F16);
+  }
   ScalarType T = F.getType(R);
   unsigned Rows = R == MatrixRole::B ? F.K : F.M;
   unsigned Cols = R == MatrixRole::A ? F.K : F.N;
@@ -805,6 +940,11 @@ int ptxjit::ptx::getFragmentOperand(const MatrixForm &F, MatrixRole R) {
     return R == MatrixRole::D ? 0 : -1;
   case MatrixForm::Movmatrix:
     return R == MatrixRole::D ? 0 : R == MatrixRole::A ? 1 : -1;
+  case MatrixForm::Wgmma:
+    // d is also C; A is a fragment only when it is in registers.
+    return R == MatrixRole::D                     ? 0
+           : R == MatrixRole::A && !F.ADescriptor ? 1
+                                                  : -1;
   }
   return -1;
 }

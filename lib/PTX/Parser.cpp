@@ -26,7 +26,8 @@ using namespace ptxjit::ptx;
 namespace {
 
 constexpr unsigned MaxNesting = 64;
-constexpr unsigned MaxOperands = 64;
+// The longest list: wgmma .m64n256 with .f32 accumulators, 128 registers.
+constexpr unsigned MaxOperands = 128;
 
 class Parser {
 public:
@@ -136,7 +137,7 @@ namespace {
 struct Suffix {
   enum KindTy : uint8_t { Unknown, Type, Space, Vector, Modifier };
   KindTy Kind = Unknown;
-  uint8_t Value = 0; ///< the ScalarType, StateSpace or Modifier; the width
+  uint16_t Value = 0; ///< the ScalarType, StateSpace or Modifier; the width
 };
 } // namespace
 
@@ -161,7 +162,7 @@ static Suffix classifySuffix(StringRef Spelling) {
   static const SpellingIndex Index = [] {
     SpellingIndex I;
     auto Add = [&](StringRef S, Suffix::KindTy K, unsigned V) {
-      I.insert(S, uint16_t(K << 8 | V));
+      I.insert(S, uint16_t(K << 12 | V));
     };
 #define PTX_TYPE(Enum, Spelling, Bits, Kind)                                   \
   Add(Spelling, Suffix::Type, unsigned(ScalarType::Enum));
@@ -180,7 +181,7 @@ static Suffix classifySuffix(StringRef Spelling) {
   uint16_t V = Index.lookup(Spelling);
   if (V == SpellingIndex::NotFound)
     return {};
-  return {Suffix::KindTy(V >> 8), uint8_t(V)};
+  return {Suffix::KindTy(V >> 12), uint16_t(V & 0xfff)};
 }
 
 void Parser::recover() {
@@ -950,12 +951,12 @@ bool Parser::parseInstruction(Function &F, SMLoc Loc, StringRef Guard,
   }
   while (Op && Tok.is(Token::Directive) && Tok.Text.end() <= OpcodeText.end())
     next();
-  if (!Op && OpcodeText == "wgmma") {
-    // Warpgroup matrix instructions (sm_90a) take shapes this front end has
-    // no table for; say so rather than that the instruction is unknown.
-    StringRef Named = Word.take_front(Word.find('.', OpcodeText.size() + 1));
-    Diags.report(Loc, DiagID::err_unsupported_family, Named,
-                 "warpgroup matrix multiply-accumulate, sm_90a");
+  if (Op == Opcode::WgmmaMmaAsync && Tok.is(Token::Directive) &&
+      Tok.Text == ".sp") {
+    // Sparse warpgroup multiplies are not emulated; say so rather than that
+    // .sp is an unknown suffix.
+    Diags.report(Loc, DiagID::err_unsupported_family, "wgmma.mma_async.sp",
+                 "sparse warpgroup matrix multiply-accumulate, sm_90a");
     return false;
   }
   if (!Op) {

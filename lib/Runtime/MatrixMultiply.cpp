@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MatrixArithmetic.h"
 #include "ptxjit/ABI/MatrixABI.h"
 #include "ptxjit/ABI/RoundingHelpers.h"
 #include "ptxjit/ABI/RuntimeEntryPoints.h"
@@ -459,4 +460,31 @@ extern "C" void ptxjit_rt_mma_sp(uint64_t Code, void *D, const void *A,
   if (isFloatElement(P.Op.A))
     return multiplyFloat(P, D, A, B, C, E);
   return multiplyInteger(P, D, A, B, C, E);
+}
+
+float ptxjit::runtime::decodeMatrixFloat(MatrixElement E, uint64_t Bits) {
+  return toFloat(E, Bits);
+}
+
+uint32_t ptxjit::runtime::encodeMatrixFloat(MatrixElement D, float V) {
+  return D == ME_F16 ? toHalf(V) : canonicalF32(V);
+}
+
+void ptxjit::runtime::multiplyFloatMatrices(MatrixElement AType,
+                                            MatrixElement CType,
+                                            MatrixElement DType, const float *A,
+                                            const float *B, float *C,
+                                            unsigned M, unsigned N,
+                                            unsigned K) {
+  static const bool HasFma = __builtin_cpu_supports("fma");
+  MatrixMultiply Op;
+  Op.M = M;
+  Op.N = N;
+  Op.K = K;
+  Op.A = Op.B = AType;
+  Op.C = CType;
+  Op.D = DType;
+  if (followsTensorCoreRule(Op))
+    return tensorCoreMultiply(A, B, C, M, N, K, AType == ME_F16 ? -14 : -126);
+  (HasFma ? accumulateWithFma : accumulateInDouble)(A, B, C, 1, M, N, K);
 }

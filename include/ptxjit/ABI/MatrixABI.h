@@ -288,6 +288,53 @@ inline SparseMetadataBits getSparseMetadata(const MatrixMultiply &Op,
   return {Lane, 4 * (Chunk % 4) + 16 * (Row / 8)};
 }
 
+/// wgmma.mma_async as ptxjit_rt_wgmma computes it for one warp of the
+/// warpgroup: rows 16w..16w+15 of D = A * B + D (w the warp's rank in the
+/// warpgroup), B (K x N) and, with ADescriptor, A (64 x K) read from
+/// shared memory through matrix descriptors.
+struct WarpgroupMultiply {
+  unsigned N = 0, K = 0;
+  MatrixElement A = ME_F16, B = ME_F16, D = ME_F32;
+  bool ADescriptor = false;
+  bool NegateA = false, NegateB = false; ///< imm-scale-a/b of -1
+  bool TransA = false, TransB = false;   ///< MN-major A or B
+  bool Satfinite = false;
+  bool BitAnd = false; ///< .b1: popc(a & b)
+
+  uint64_t encode() const {
+    return uint64_t(N) | uint64_t(K) << 9 | uint64_t(A) << 18 |
+           uint64_t(B) << 22 | uint64_t(D) << 26 | uint64_t(ADescriptor) << 30 |
+           uint64_t(NegateA) << 31 | uint64_t(NegateB) << 32 |
+           uint64_t(TransA) << 33 | uint64_t(TransB) << 34 |
+           uint64_t(Satfinite) << 35 | uint64_t(BitAnd) << 36;
+  }
+  static WarpgroupMultiply decode(uint64_t V) {
+    WarpgroupMultiply Op;
+    Op.N = V & 0x1ff;
+    Op.K = V >> 9 & 0x1ff;
+    Op.A = MatrixElement(V >> 18 & 0xf);
+    Op.B = MatrixElement(V >> 22 & 0xf);
+    Op.D = MatrixElement(V >> 26 & 0xf);
+    Op.ADescriptor = V >> 30 & 1;
+    Op.NegateA = V >> 31 & 1;
+    Op.NegateB = V >> 32 & 1;
+    Op.TransA = V >> 33 & 1;
+    Op.TransB = V >> 34 & 1;
+    Op.Satfinite = V >> 35 & 1;
+    Op.BitAnd = V >> 36 & 1;
+    return Op;
+  }
+};
+
+/// Where wgmma's accumulator element I of a lane is within its warp's 16
+/// rows (PTX ISA, "Register Fragments for wgmma"): each 8 columns hold the
+/// four elements of an mma .m16n8 accumulator tile.
+inline MatrixCoord getWarpgroupAccumulatorCoord(unsigned Lane, unsigned I) {
+  MatrixCoord C = detail::mmaC(Lane, I % 4, 16);
+  C.Col += 8 * (I / 4);
+  return C;
+}
+
 } // namespace ptxjit
 
 #endif

@@ -34,7 +34,7 @@ enum class StateSpace : uint8_t {
 #include "ptxjit/PTX/StateSpaces.def"
 };
 
-enum class Modifier : uint8_t {
+enum class Modifier : uint16_t {
 #define PTX_MODIFIER(Enum, Spelling, Category) Enum,
 #include "ptxjit/PTX/Modifiers.def"
 };

@@ -36,6 +36,7 @@ struct MatrixForm {
     Ldmatrix,  ///< ldmatrix.sync.aligned
     Stmatrix,  ///< stmatrix.sync.aligned
     Movmatrix, ///< movmatrix.sync.aligned
+    Wgmma,     ///< wgmma.mma_async.sync.aligned (one warp's 16 rows)
   };
   KindTy Kind = Mma;
   /// mma.sp and mma.sp::ordered_metadata (Kind Mma): A is structured
@@ -60,6 +61,12 @@ struct MatrixForm {
   Modifier Rounding = Modifier::Rn;
   bool Trans = false;       ///< ldmatrix, stmatrix (movmatrix always)
   unsigned NumMatrices = 1; ///< ldmatrix, stmatrix: .x1, .x2, .x4
+  /// wgmma: A comes from shared memory through a descriptor (operand 1),
+  /// not from registers; imm-scale-a/b negate A or B when -1; imm-trans-a/b
+  /// read A or B MN-major (transposed) from shared memory.
+  bool ADescriptor = false;
+  bool NegateA = false, NegateB = false;
+  bool TransA = false, TransB = false;
 
   /// The element type of Role's matrix.
   ScalarType getType(MatrixRole R) const;
@@ -88,6 +95,10 @@ FragmentShape getFragmentShape(const MatrixForm &F, MatrixRole R);
 
 /// The operand index of R's fragment in an instruction of form F, or -1.
 int getFragmentOperand(const MatrixForm &F, MatrixRole R);
+
+/// wgmma: the operand of scale-d, the predicate that keeps D (else D = A *
+/// B); the descriptors are operands 1 (A, when ADescriptor) and 2 (B).
+constexpr unsigned WgmmaScaleDOperand = 3, WgmmaBDescriptorOperand = 2;
 
 /// mma.sp: the operands of the metadata (e) and the sparsity selector (f).
 constexpr unsigned SparseMetadataOperand = 4, SparsitySelectorOperand = 5;

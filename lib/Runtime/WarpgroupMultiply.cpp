@@ -1,0 +1,222 @@
+//===- WarpgroupMultiply.cpp - wgmma.mma_async for one warp ---------------===//
+//
+// A warpgroup's four warps each own 16 rows of D and of A, and all read the
+// whole of B, so each warp computes its own rows when it reaches the
+// instruction: D[16 x N] = A[16 x K] * B[K x N] + D, as N/8 mma .m16n8
+// tiles with mma's arithmetic (MatrixArithmetic.h). A comes from the warp's
+// registers (mma's A layout) or, like B, from shared memory through a
+// matrix descriptor (MatrixDescriptor.h). The products are complete when
+// the call returns, which the ISA allows: the registers and shared memory
+// an mma_async uses may not be touched until wgmma.wait_group says it is
+// done.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatrixArithmetic.h"
+#include "ptxjit/ABI/MatrixABI.h"
+#include "ptxjit/ABI/MatrixDescriptor.h"
+#include "ptxjit/ABI/RuntimeEntryPoints.h"
+#include "ptxjit/Runtime/CTAScheduler.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cstring>
+
+using namespace ptxjit;
+using namespace llvm;
+
+namespace {
+
+constexpr unsigned Lanes = 32, Rows = 16;
+constexpr unsigned MaxN = 256, MaxK = 256;
+
+/// A matrix in shared memory, read element by element.
+class SharedMatrix {
+public:
+  SharedMatrix(const char *Base, uint32_t Size, uint64_t Descriptor,
+               unsigned Bits, bool MNMajor)
+      : Base(reinterpret_cast<const uint8_t *>(Base)), Size(Size),
+        D(MatrixDescriptor::decode(Descriptor)), Bits(Bits), MNMajor(MNMajor) {}
+
+  /// Why the descriptor cannot be used, or null.
+  const char *check() const {
+    if (D.BaseOffset != 0)
+      return "a matrix descriptor's base offset is not 0 (a swizzle pattern "
+             "that does not start at its alignment is not emulated)";
+    if (MNMajor && Bits != 16)
+      return "a transposed (MN-major) operand needs 16-bit elements";
+    return nullptr;
+  }
+
+  /// Element (MN, K)'s bits, or false if it is outside shared memory.
+  bool read(unsigned MN, unsigned K, uint64_t &V) const {
+    uint64_t At = D.getBitAddress(MN, K, Bits, MNMajor);
+    uint64_t Byte = At / 8, Bytes = (At % 8 + Bits + 7) / 8;
+    if (Byte + Bytes > Size)
+      return false;
+    uint32_t Word = 0;
+    std::memcpy(&Word, Base + Byte, Bytes);
+    V = Word >> At % 8 & (Bits >= 32 ? ~0u : (1u << Bits) - 1);
+    return true;
+  }
+
+private:
+  const uint8_t *Base;
+  uint32_t Size;
+  MatrixDescriptor D;
+  unsigned Bits;
+  bool MNMajor;
+};
+
+/// The warp's operands as element bits, row-major: A (16 x K), B (K x N)
+/// and the accumulators (16 x N).
+struct Operands {
+  uint64_t A[Rows * MaxK], B[MaxK * MaxN];
+};
+
+Error wgmmaError(uint32_t Line, const Twine &Why) {
+  return createStringError(
+      formatv("wgmma.mma_async (line {0}): {1}", Line, Why.str()).str());
+}
+
+/// Unpacks the warp's A registers (mma's A layout of 16 rows).
+void unpackRegisters(const WarpgroupMultiply &Op, const uint32_t *Regs,
+                     uint64_t *A) {
+  MatrixFragment F{MF_Mma, MR_A, Op.A, true, Rows, 8, Op.K};
+  unsigned Bits = getMatrixElementBits(Op.A), Per = 32 / Bits;
+  uint32_t Mask = Bits == 32 ? ~0u : (1u << Bits) - 1;
+  for (unsigned L = 0; L != Lanes; ++L)
+    for (unsigned I = 0, E = F.getDistinctElements(); I != E; ++I) {
+      MatrixCoord At = getFragmentCoord(F, L, I);
+      uint32_t Reg = Regs[I / Per * Lanes + L];
+      A[At.Row * Op.K + At.Col] = Reg >> (I % Per * Bits) & Mask;
+    }
+}
+
+/// Reads the rows of A (RowBase on) and all of B from shared memory.
+Error readShared(const WarpgroupMultiply &Op, const char *Shared,
+                 uint32_t SharedSize, uint64_t ADesc, uint64_t BDesc,
+                 unsigned RowBase, Operands &X, uint32_t Line) {
+  auto ReadAll = [&](uint64_t Desc, MatrixElement E, bool MNMajor,
+                     unsigned MNCount, unsigned MNBase, uint64_t *Out,
+                     bool RowIsMN, const char *Name) -> Error {
+    SharedMatrix M(Shared, SharedSize, Desc, getMatrixElementBits(E), MNMajor);
+    if (const char *Why = M.check())
+      return wgmmaError(Line, Twine(Name) + ": " + Why);
+    for (unsigned MN = 0; MN != MNCount; ++MN)
+      for (unsigned K = 0; K != Op.K; ++K) {
+        uint64_t V;
+        if (!M.read(MNBase + MN, K, V))
+          return wgmmaError(Line, Twine(Name) + "'s element (" +
+                                      Twine(MNBase + MN) + ", " + Twine(K) +
+                                      ") is outside shared memory");
+        (RowIsMN ? Out[MN * Op.K + K] : Out[K * Op.N + MN]) = V;
+      }
+    return Error::success();
+  };
+  if (Op.ADescriptor)
+    if (Error E = ReadAll(ADesc, Op.A, Op.TransA, Rows, RowBase, X.A,
+                          /*RowIsMN=*/true, "A"))
+      return E;
+  return ReadAll(BDesc, Op.B, Op.TransB, Op.N, 0, X.B, /*RowIsMN=*/false, "B");
+}
+
+/// The accumulators: element (row, column) of lane L's register I.
+template <typename Fn> void forEachAccumulator(unsigned N, Fn F) {
+  for (unsigned L = 0; L != Lanes; ++L)
+    for (unsigned I = 0; I != N / 2; ++I) {
+      MatrixCoord At = getWarpgroupAccumulatorCoord(L, I);
+      F(L, I, At.Row * N + At.Col);
+    }
+}
+
+void multiplyFloat(const WarpgroupMultiply &Op, const Operands &X, void *D,
+                   bool ScaleD) {
+  unsigned N = Op.N, K = Op.K;
+  static thread_local float XA[Rows * MaxK], XB[MaxK * MaxN], XC[Rows * MaxN];
+  for (unsigned I = 0; I != Rows * K; ++I)
+    XA[I] = runtime::decodeMatrixFloat(Op.A, X.A[I]) * (Op.NegateA ? -1 : 1);
+  for (unsigned I = 0; I != K * N; ++I)
+    XB[I] = runtime::decodeMatrixFloat(Op.B, X.B[I]) * (Op.NegateB ? -1 : 1);
+  bool Half = Op.D == ME_F16;
+  forEachAccumulator(N, [&](unsigned L, unsigned I, unsigned At) {
+    uint32_t Reg;
+    if (Half) {
+      std::memcpy(&Reg, static_cast<char *>(D) + (I / 2 * Lanes + L) * 4, 4);
+      Reg = Reg >> (I % 2 * 16) & 0xffff;
+    } else {
+      std::memcpy(&Reg, static_cast<char *>(D) + (I * Lanes + L) * 4, 4);
+    }
+    XC[At] = ScaleD ? runtime::decodeMatrixFloat(Op.D, Reg) : 0.0f;
+  });
+  // One 8-column tile at a time, as mma .m16n8kK computes it.
+  float TB[MaxK * 8], TC[Rows * 8];
+  for (unsigned J = 0; J != N; J += 8) {
+    for (unsigned R = 0; R != K; ++R)
+      std::memcpy(TB + R * 8, XB + R * N + J, 8 * sizeof(float));
+    for (unsigned R = 0; R != Rows; ++R)
+      std::memcpy(TC + R * 8, XC + R * N + J, 8 * sizeof(float));
+    runtime::multiplyFloatMatrices(Op.A, Op.D, Op.D, XA, TB, TC, Rows, 8, K);
+    for (unsigned R = 0; R != Rows; ++R)
+      std::memcpy(XC + R * N + J, TC + R * 8, 8 * sizeof(float));
+  }
+  if (Half)
+    std::memset(D, 0, N / 4 * Lanes * 4);
+  forEachAccumulator(N, [&](unsigned L, unsigned I, unsigned At) {
+    uint32_t Bits = runtime::encodeMatrixFloat(Op.D, XC[At]);
+    char *Reg = static_cast<char *>(D) + ((Half ? I / 2 : I) * Lanes + L) * 4;
+    if (!Half) {
+      std::memcpy(Reg, &Bits, 4);
+      return;
+    }
+    uint32_t Word;
+    std::memcpy(&Word, Reg, 4);
+    Word |= Bits << (I % 2 * 16);
+    std::memcpy(Reg, &Word, 4);
+  });
+}
+
+int64_t toInteger(MatrixElement E, uint64_t V) {
+  return E == ME_S8 ? int64_t(int8_t(V)) : int64_t(V);
+}
+
+void multiplyInteger(const WarpgroupMultiply &Op, const Operands &X, void *D,
+                     bool ScaleD) {
+  unsigned N = Op.N, K = Op.K;
+  forEachAccumulator(N, [&](unsigned L, unsigned I, unsigned At) {
+    unsigned Row = At / N, Col = At % N;
+    int64_t Sum = 0;
+    for (unsigned C = 0; C != K; ++C) {
+      uint64_t A = X.A[Row * K + C], B = X.B[C * N + Col];
+      Sum +=
+          Op.BitAnd ? int64_t(A & B) : toInteger(Op.A, A) * toInteger(Op.B, B);
+    }
+    char *Reg = static_cast<char *>(D) + (I * Lanes + L) * 4;
+    int32_t Acc = 0;
+    if (ScaleD)
+      std::memcpy(&Acc, Reg, 4);
+    Sum += Acc;
+    if (Op.Satfinite)
+      Sum = Sum > INT32_MAX ? INT32_MAX : Sum < INT32_MIN ? INT32_MIN : Sum;
+    uint32_t Out = uint32_t(uint64_t(Sum));
+    std::memcpy(Reg, &Out, 4);
+  });
+}
+
+} // namespace
+
+extern "C" void ptxjit_rt_wgmma(void *Runtime, uint64_t Code, void *D,
+                                const void *A, uint64_t ADesc, uint64_t BDesc,
+                                uint32_t ScaleD, uint32_t WarpRank,
+                                const char *Shared, uint32_t SharedSize,
+                                uint32_t Line) {
+  WarpgroupMultiply Op = WarpgroupMultiply::decode(Code);
+  static thread_local Operands X;
+  if (!Op.ADescriptor)
+    unpackRegisters(Op, static_cast<const uint32_t *>(A), X.A);
+  if (Error E = readShared(Op, Shared, SharedSize, ADesc, BDesc,
+                           Rows * (WarpRank % 4), X, Line))
+    return static_cast<runtime::CTAScheduler *>(Runtime)->failWarp(
+        std::move(E));
+  bool Float = Op.D != ME_S32;
+  (Float ? multiplyFloat : multiplyInteger)(Op, X, D, ScaleD != 0);
+}
