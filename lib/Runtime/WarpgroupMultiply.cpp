@@ -20,6 +20,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cstring>
+#include <memory>
 
 using namespace ptxjit;
 using namespace llvm;
@@ -67,11 +68,21 @@ private:
   bool MNMajor;
 };
 
-/// The warp's operands as element bits, row-major: A (16 x K), B (K x N)
-/// and the accumulators (16 x N).
-struct Operands {
-  uint64_t A[Rows * MaxK], B[MaxK * MaxN];
+/// The warp's operands as element bits, row-major (A: 16 x K, B: K x N),
+/// and as floats with the accumulators (16 x N): a thread's buffers, on the
+/// heap (fiber stacks are small, and a large thread_local array would be
+/// in every thread's static TLS).
+struct Workspace {
+  uint32_t A[Rows * MaxK], B[MaxK * MaxN];
+  float XA[Rows * MaxK], XB[MaxK * MaxN], XC[Rows * MaxN];
 };
+
+Workspace &getWorkspace() {
+  thread_local std::unique_ptr<Workspace> W;
+  if (!W)
+    W = std::make_unique<Workspace>();
+  return *W;
+}
 
 Error wgmmaError(uint32_t Line, const Twine &Why) {
   return createStringError(
@@ -80,7 +91,7 @@ Error wgmmaError(uint32_t Line, const Twine &Why) {
 
 /// Unpacks the warp's A registers (mma's A layout of 16 rows).
 void unpackRegisters(const WarpgroupMultiply &Op, const uint32_t *Regs,
-                     uint64_t *A) {
+                     uint32_t *A) {
   MatrixFragment F{MF_Mma, MR_A, Op.A, true, Rows, 8, Op.K};
   unsigned Bits = getMatrixElementBits(Op.A), Per = 32 / Bits;
   uint32_t Mask = Bits == 32 ? ~0u : (1u << Bits) - 1;
@@ -95,9 +106,9 @@ void unpackRegisters(const WarpgroupMultiply &Op, const uint32_t *Regs,
 /// Reads the rows of A (RowBase on) and all of B from shared memory.
 Error readShared(const WarpgroupMultiply &Op, const char *Shared,
                  uint32_t SharedSize, uint64_t ADesc, uint64_t BDesc,
-                 unsigned RowBase, Operands &X, uint32_t Line) {
+                 unsigned RowBase, Workspace &X, uint32_t Line) {
   auto ReadAll = [&](uint64_t Desc, MatrixElement E, bool MNMajor,
-                     unsigned MNCount, unsigned MNBase, uint64_t *Out,
+                     unsigned MNCount, unsigned MNBase, uint32_t *Out,
                      bool RowIsMN, const char *Name) -> Error {
     SharedMatrix M(Shared, SharedSize, Desc, getMatrixElementBits(E), MNMajor);
     if (const char *Why = M.check())
@@ -109,7 +120,7 @@ Error readShared(const WarpgroupMultiply &Op, const char *Shared,
           return wgmmaError(Line, Twine(Name) + "'s element (" +
                                       Twine(MNBase + MN) + ", " + Twine(K) +
                                       ") is outside shared memory");
-        (RowIsMN ? Out[MN * Op.K + K] : Out[K * Op.N + MN]) = V;
+        (RowIsMN ? Out[MN * Op.K + K] : Out[K * Op.N + MN]) = uint32_t(V);
       }
     return Error::success();
   };
@@ -129,10 +140,10 @@ template <typename Fn> void forEachAccumulator(unsigned N, Fn F) {
     }
 }
 
-void multiplyFloat(const WarpgroupMultiply &Op, const Operands &X, void *D,
+void multiplyFloat(const WarpgroupMultiply &Op, Workspace &X, void *D,
                    bool ScaleD) {
   unsigned N = Op.N, K = Op.K;
-  static thread_local float XA[Rows * MaxK], XB[MaxK * MaxN], XC[Rows * MaxN];
+  float *XA = X.XA, *XB = X.XB, *XC = X.XC;
   for (unsigned I = 0; I != Rows * K; ++I)
     XA[I] = runtime::decodeMatrixFloat(Op.A, X.A[I]) * (Op.NegateA ? -1 : 1);
   for (unsigned I = 0; I != K * N; ++I)
@@ -179,7 +190,7 @@ int64_t toInteger(MatrixElement E, uint64_t V) {
   return E == ME_S8 ? int64_t(int8_t(V)) : int64_t(V);
 }
 
-void multiplyInteger(const WarpgroupMultiply &Op, const Operands &X, void *D,
+void multiplyInteger(const WarpgroupMultiply &Op, const Workspace &X, void *D,
                      bool ScaleD) {
   unsigned N = Op.N, K = Op.K;
   forEachAccumulator(N, [&](unsigned L, unsigned I, unsigned At) {
@@ -210,13 +221,14 @@ extern "C" void ptxjit_rt_wgmma(void *Runtime, uint64_t Code, void *D,
                                 const char *Shared, uint32_t SharedSize,
                                 uint32_t Line) {
   WarpgroupMultiply Op = WarpgroupMultiply::decode(Code);
-  static thread_local Operands X;
+  Workspace &X = getWorkspace();
   if (!Op.ADescriptor)
     unpackRegisters(Op, static_cast<const uint32_t *>(A), X.A);
   if (Error E = readShared(Op, Shared, SharedSize, ADesc, BDesc,
                            Rows * (WarpRank % 4), X, Line))
     return static_cast<runtime::CTAScheduler *>(Runtime)->failWarp(
         std::move(E));
-  bool Float = Op.D != ME_S32;
-  (Float ? multiplyFloat : multiplyInteger)(Op, X, D, ScaleD != 0);
+  if (Op.D == ME_S32)
+    return multiplyInteger(Op, X, D, ScaleD != 0);
+  multiplyFloat(Op, X, D, ScaleD != 0);
 }
