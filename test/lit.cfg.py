@@ -46,6 +46,11 @@ if ptxas:
 nvcc = lit.util.which("nvcc", os.pathsep.join([cuda_bin, os.environ.get("PATH", "")]))
 if nvcc:
     config.available_features.add("nvcc")
+    # sm_90a first: %nvcc is a prefix of it. The 'a' features (wgmma,
+    # tensor-map copies) build for compute_90a alone.
+    config.substitutions.append(
+        ("%nvcc-sm90a", nvcc + " -cudart shared -gencode "
+         "arch=compute_90a,code=compute_90a -O2 -std=c++17"))
     config.substitutions.append(
         ("%nvcc", nvcc + " -cudart shared -arch=sm_80 -O2 -std=c++17"))
 

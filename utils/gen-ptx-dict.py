@@ -18,6 +18,8 @@ import sys
 
 # An X-macro entry: PTX_SOMETHING(Enum, "spelling", ...).
 DEF_ENTRY = re.compile(r'^\s*PTX_\w+\(\s*\w+\s*,\s*"([^"]*)"', re.M)
+# Modifiers.def's wgmma shapes, made by a macro: PTX_WGMMA_SHAPES(N).
+WGMMA_SHAPES = re.compile(r'PTX_WGMMA_SHAPES\((\d+)\)')
 # A quoted dot-word in C++ source: ".maxntid".
 DOT_WORD = re.compile(r'"(\.[A-Za-z_][A-Za-z0-9_:]*)"')
 
@@ -64,6 +66,9 @@ def main():
         pattern = DEF_ENTRY if path.endswith(".def") else DOT_WORD
         for word in pattern.findall(text):
             add(word)
+        for n in WGMMA_SHAPES.findall(text):
+            for k in (8, 16, 32, 256):
+                add(".m64n%sk%d" % (n, k))
     for word in LEXICAL:
         add(word)
 

@@ -9,7 +9,7 @@
 // Inputs are small integers, so every sum is exact in any order, and the
 // host computes each product from the ISA's definition.
 // REQUIRES: nvcc
-// RUN: %nvcc -gencode arch=compute_90a,code=compute_90a %s -o %t && ptx-jit exec %t | FileCheck %s
+// RUN: %nvcc-sm90a %s -o %t && ptx-jit exec %t | FileCheck %s
 // CHECK: f16 f32, A K-major, B K-major: 2048 of 2048 right
 // CHECK-NEXT: f16 f32, A K-major 128B, B K-major 128B: 2048 of 2048 right
 // CHECK-NEXT: f16 f32, A K-major 64B, B K-major 32B: 2048 of 2048 right
