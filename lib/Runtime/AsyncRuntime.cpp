@@ -1,11 +1,11 @@
 //===- AsyncRuntime.cpp - Entry points of the asynchronous instructions ---===//
 //
-// mbarrier operations, mbarrier waits, the cluster barrier and bulk copies,
-// for the lanes of the running warp in ascending order
-// (RuntimeEntryPoints.def). An mbarrier object is updated with a
-// compare-and-swap of its word, since a generic address may point anywhere; the
-// domain of the CTA's cluster (AsyncDomain.h) learns of completed phases and
-// releases the lanes that wait for them.
+// mbarrier operations, mbarrier waits, the cluster barrier, bulk copies,
+// copies through tensor maps and the tensor-map updates, for the lanes of the
+// running warp in ascending order (RuntimeEntryPoints.def). An mbarrier object
+// is updated with a compare-and-swap of its word, since a generic address may
+// point anywhere; the domain of the CTA's cluster (AsyncDomain.h) learns of
+// completed phases and releases the lanes that wait for them.
 //
 // On an error (a count out of range, an object that is not initialized, a
 // misaligned address) the CTA stops: the error is built by a function of its
@@ -18,6 +18,7 @@
 #include "ptxjit/Runtime/AsyncDomain.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
 #include "ptxjit/Runtime/MBarrier.h"
+#include "ptxjit/Runtime/TensorMap.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
@@ -360,5 +361,187 @@ extern "C" void ptxjit_rt_bulk_copy(void *Runtime, uint32_t Op, uint32_t Lanes,
               bulkCopyOne(D, Op, Base + DstOff, Srcs[L], Size, Base + MBarOff))
         return S.failWarp(bulkError(Line, L, std::move(E)));
     }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Copies through tensor maps
+//===----------------------------------------------------------------------===//
+
+[[gnu::noinline]] static Error tensorError(const char *What, uint32_t Line,
+                                           unsigned Lane, Error Why) {
+  return createStringError(formatv("{0} (line {1}), lane {2}: {3}", What, Line,
+                                   Lane, toString(std::move(Why)))
+                               .str());
+}
+
+[[gnu::noinline]] static Error tensorError(const char *What, uint32_t Line,
+                                           unsigned Lane, const char *Why) {
+  return tensorError(What, Line, Lane, createStringError(Why));
+}
+
+/// Copies one lane's box between the tensor and CTA Rank's shared memory at
+/// offset Offset, then (loads) signals the mbarrier at MBar.
+static Error tensorCopyOne(AsyncDomain &D, const TensorMapImage &Map,
+                           bool ToShared, unsigned Rank, uint64_t Offset,
+                           const int32_t *Coords, uint64_t MBar) {
+  if (Error E = copyTensorBox(Map, ToShared, D.sharedBase(Rank), D.sharedSize(),
+                              Offset, Coords))
+    return E;
+  if (!ToShared)
+    return Error::success();
+  if (MBar % 8)
+    return createStringError("the mbarrier address is not 8-byte aligned");
+  uint64_t Bytes = getTensorBoxBytes(Map);
+  if (Bytes > mbarrier::MaxCount)
+    return createStringError(
+        formatv("the box's {0} bytes exceed the mbarrier's tx-count", Bytes)
+            .str());
+  Expected<uint64_t> Old =
+      updateMBarrier(&D, MBar, uint32_t(MBarrierOp::CompleteTx), Bytes);
+  return Old ? Error::success() : Old.takeError();
+}
+
+extern "C" void ptxjit_rt_tensor_copy(void *Runtime, uint32_t Op,
+                                      uint32_t Lanes, const uint64_t *Shared,
+                                      const uint64_t *Maps,
+                                      const int32_t *Coords,
+                                      const uint64_t *MBarriers,
+                                      const uint32_t *CTAMasks, uint32_t Line) {
+  const char *What = "cp.async.bulk.tensor";
+  CTAScheduler &S = scheduler(Runtime);
+  AsyncDomain *D = S.asyncDomain();
+  bool ToShared =
+      static_cast<TensorCopyOp>(Op & 0xff) == TensorCopyOp::ToShared;
+  unsigned Rank = Op >> 8 & 0xff;
+  for (; Lanes; Lanes &= Lanes - 1) {
+    unsigned L = countr_zero(Lanes);
+    TensorMapImage Map;
+    std::memcpy(&Map, reinterpret_cast<const void *>(Maps[L]), sizeof Map);
+    if (Error E = checkTensorMap(Map))
+      return S.failWarp(tensorError(What, Line, L, std::move(E)));
+    if (Map.Rank != Rank)
+      return S.failWarp(tensorError(
+          What, Line, L,
+          createStringError(
+              formatv("the copy is {0}-D, the tensor map {1}-D", Rank, Map.Rank)
+                  .str())));
+    int32_t C[MaxTensorRank] = {};
+    for (unsigned K = 0; K != Rank; ++K)
+      C[K] = Coords[K * 32 + L];
+    uint64_t Offset, MBarOffset = 0;
+    int Own = D ? findCTA(*D, Shared[L], Offset) : -1;
+    if (Own < 0)
+      return S.failWarp(
+          tensorError(What, Line, L,
+                      "the shared-memory address is not in the cluster's "
+                      "shared memory"));
+    if (ToShared && findCTA(*D, MBarriers[L], MBarOffset) < 0)
+      return S.failWarp(tensorError(What, Line, L,
+                                    "the mbarrier is not in the cluster's "
+                                    "shared memory"));
+    if (!CTAMasks[L]) {
+      uint64_t MBar = ToShared ? D->canonical(MBarriers[L]) : 0;
+      if (Error E =
+              tensorCopyOne(*D, Map, ToShared, unsigned(Own), Offset, C, MBar))
+        return S.failWarp(tensorError(What, Line, L, std::move(E)));
+      continue;
+    }
+    // .multicast::cluster: the same offsets in each CTA the mask names.
+    for (uint32_t M = CTAMasks[L] & 0xffff; M; M &= M - 1) {
+      unsigned R = countr_zero(M);
+      if (R >= D->size())
+        return S.failWarp(tensorError(
+            What, Line, L, "the CTA mask names a CTA outside the cluster"));
+      uint64_t Base = reinterpret_cast<uintptr_t>(D->sharedBase(R));
+      if (Error E =
+              tensorCopyOne(*D, Map, ToShared, R, Offset, C, Base + MBarOffset))
+        return S.failWarp(tensorError(What, Line, L, std::move(E)));
+    }
+  }
+}
+
+/// Writes field Op (ordinal Ordinal) of the map at Map with Value.
+static Error replaceTensorMapField(TensorMapImage &Map, TensorMapOp Op,
+                                   unsigned Ordinal, uint64_t Value) {
+  auto Dimension = [&](unsigned Count) -> Error {
+    if (Ordinal >= Count)
+      return createStringError(
+          formatv("ordinal {0} is not below {1}", Ordinal, Count).str());
+    return Error::success();
+  };
+  auto Narrow = [&](uint64_t V, uint64_t Max, auto &Field) -> Error {
+    if (V > Max)
+      return createStringError(
+          formatv("the value {0} is out of range", V).str());
+    Field = static_cast<std::remove_reference_t<decltype(Field)>>(V);
+    return Error::success();
+  };
+  uint32_t V32 = uint32_t(Value);
+  switch (Op) {
+  case TensorMapOp::GlobalAddress:
+    Map.GlobalAddress = Value;
+    return Error::success();
+  case TensorMapOp::Rank:
+    return Narrow(uint64_t(V32) + 1, MaxTensorRank, Map.Rank);
+  case TensorMapOp::BoxDim:
+    if (Error E = Dimension(MaxTensorRank))
+      return E;
+    return Narrow(uint64_t(V32) + 1, 256, Map.BoxDims[Ordinal]);
+  case TensorMapOp::GlobalDim:
+    if (Error E = Dimension(MaxTensorRank))
+      return E;
+    Map.GlobalDims[Ordinal] = uint64_t(V32) + 1;
+    return Error::success();
+  case TensorMapOp::GlobalStride:
+    if (Error E = Dimension(MaxTensorRank - 1))
+      return E;
+    Map.GlobalStrides[Ordinal] = Value;
+    return Error::success();
+  case TensorMapOp::ElementStride:
+    if (Error E = Dimension(MaxTensorRank))
+      return E;
+    return Narrow(uint64_t(V32) + 1, 8, Map.ElementStrides[Ordinal]);
+  case TensorMapOp::ElemType:
+    return Narrow(V32, NumTensorDataTypes - 1, Map.DataType);
+  case TensorMapOp::InterleaveLayout:
+    return Narrow(V32, uint8_t(TensorInterleave::B32), Map.Interleave);
+  case TensorMapOp::SwizzleMode:
+    return Narrow(V32, uint8_t(TensorSwizzle::B128Atom64B), Map.Swizzle);
+  case TensorMapOp::SwizzleAtomicity:
+    // 16-byte atoms are the only ones of the swizzle modes that run.
+    if (V32 != 0)
+      return createStringError("only the 16-byte swizzle atomicity is "
+                               "supported");
+    return Error::success();
+  case TensorMapOp::FillMode:
+    return Narrow(V32, uint8_t(TensorOOBFill::NaNRequestZeroFMA), Map.OOBFill);
+  case TensorMapOp::CopyFenceProxy:
+    break;
+  }
+  return Error::success();
+}
+
+extern "C" void ptxjit_rt_tensormap(void *Runtime, uint32_t Op, uint32_t Lanes,
+                                    const uint64_t *Maps,
+                                    const uint64_t *Values, uint32_t Line) {
+  CTAScheduler &S = scheduler(Runtime);
+  auto Kind = static_cast<TensorMapOp>(Op & 0xff);
+  unsigned Ordinal = Op >> 8 & 0xff;
+  bool Copy = Kind == TensorMapOp::CopyFenceProxy;
+  const char *What = Copy ? "tensormap.cp_fenceproxy" : "tensormap.replace";
+  for (; Lanes; Lanes &= Lanes - 1) {
+    unsigned L = countr_zero(Lanes);
+    if (Maps[L] % 64 || (Copy && Values[L] % 64))
+      return S.failWarp(
+          misaligned(What, Line, L, Maps[L] % 64 ? Maps[L] : Values[L], 64));
+    auto *Map = reinterpret_cast<TensorMapImage *>(Maps[L]);
+    if (Copy) {
+      std::memmove(Map, reinterpret_cast<const void *>(Values[L]),
+                   sizeof(TensorMapImage));
+      continue;
+    }
+    if (Error E = replaceTensorMapField(*Map, Kind, Ordinal, Values[L]))
+      return S.failWarp(tensorError(What, Line, L, std::move(E)));
   }
 }
