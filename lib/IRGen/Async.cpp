@@ -286,12 +286,14 @@ static unsigned tensorRank(const ptx::Instruction &I) {
 
 /// cp.async.bulk.tensor: the runtime reads the tensor map and copies the
 /// box at the coordinates; loads complete_tx their mbarrier by its bytes.
+/// cp.reduce.async.bulk.tensor stores the box reducing into the tensor.
 static Error lowerTensorCopy(FunctionLowering &FL, const ptx::Instruction &I,
                              Value *RuntimeArg) {
   IRBuilder<> &B = FL.B;
   if (I.hasModifier(Modifier::Im2col))
-    return FL.error(I, "cp.async.bulk.tensor with .im2col (im2col tensor "
-                       "maps) is not supported");
+    return FL.error(I, ptx::getSpelling(I.Op) +
+                           " with .im2col (im2col tensor maps) is not "
+                           "supported");
   bool ToGlobal = I.Space == StateSpace::Global;
   // To shared: [dst], [map, {coords}], [mbar] {, ctaMask} {, policy};
   // to global: [map, {coords}], [src] {, policy}.
@@ -344,6 +346,8 @@ static Error lowerTensorCopy(FunctionLowering &FL, const ptx::Instruction &I,
   uint32_t Op =
       uint32_t(ToGlobal ? TensorCopyOp::ToGlobal : TensorCopyOp::ToShared) |
       Rank << 8;
+  if (I.Op == Opcode::CpReduceAsyncBulkTensor)
+    Op |= uint32_t(bulkReduction(I)) << 16;
   ifAnyLane(FL, Mask, [&] {
     B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::TensorCopy),
                  {RuntimeArg, B.getInt32(Op), Mask, laneArray(FL, Shared->V),
@@ -418,6 +422,7 @@ Error InstructionLowering::visitAsyncCopy(const ptx::Instruction &I) {
   case Opcode::CpReduceAsyncBulk:
     return lowerBulkCopy(FL, I, FL.runtimeArg());
   case Opcode::CpAsyncBulkTensor:
+  case Opcode::CpReduceAsyncBulkTensor:
     return lowerTensorCopy(FL, I, FL.runtimeArg());
   case Opcode::TensormapReplace:
   case Opcode::TensormapCpFenceproxy:

@@ -23,6 +23,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 using namespace llvm;
@@ -380,13 +381,81 @@ extern "C" void ptxjit_rt_bulk_copy(void *Runtime, uint32_t Op, uint32_t Lanes,
   return tensorError(What, Line, Lane, createStringError(Why));
 }
 
+namespace {
+
+/// A reduction of cp.reduce.async.bulk.tensor, element by element.
+struct TensorReduction {
+  BulkReduction Reduction;
+  BulkElement Element;
+  unsigned Size;
+
+  static void store(void *Arg, char *To, const char *From) {
+    auto *R = static_cast<TensorReduction *>(Arg);
+    reduce(To, From, R->Size, R->Reduction, R->Element);
+  }
+};
+
+/// The reduction R on elements of Map's type, or why it is not supported.
+Expected<TensorReduction> getTensorReduction(BulkReduction R,
+                                             const TensorMapImage &Map) {
+  auto Type = static_cast<TensorDataType>(Map.DataType);
+  std::optional<BulkElement> E;
+  switch (Type) {
+  case TensorDataType::U32:
+    E = BulkElement::U32;
+    break;
+  case TensorDataType::S32:
+    E = BulkElement::S32;
+    break;
+  case TensorDataType::U64:
+    E = BulkElement::U64;
+    break;
+  case TensorDataType::S64:
+    E = BulkElement::S64;
+    break;
+  case TensorDataType::F32:
+  case TensorDataType::F32Ftz:
+    E = BulkElement::F32;
+    break;
+  case TensorDataType::F64:
+    E = BulkElement::F64;
+    break;
+  default:
+    break;
+  }
+  bool Float = isFloatTensorType(Type);
+  bool IntegerOnly = R == BulkReduction::Inc || R == BulkReduction::Dec ||
+                     R == BulkReduction::And || R == BulkReduction::Or ||
+                     R == BulkReduction::Xor;
+  bool U32Only = R == BulkReduction::Inc || R == BulkReduction::Dec;
+  if (!E || (Float && IntegerOnly) || (U32Only && Type != TensorDataType::U32))
+    return createStringError(
+        formatv("the reduction is not supported on the tensor map's "
+                "elements (data type {0})",
+                unsigned(Map.DataType))
+            .str());
+  return TensorReduction{R, *E, getTensorElementSize(Type)};
+}
+
+} // namespace
+
 /// Copies one lane's box between the tensor and CTA Rank's shared memory at
-/// offset Offset, then (loads) signals the mbarrier at MBar.
+/// offset Offset (reducing into the tensor with Reduction, if not None),
+/// then (loads) signals the mbarrier at MBar.
 static Error tensorCopyOne(AsyncDomain &D, const TensorMapImage &Map,
-                           bool ToShared, unsigned Rank, uint64_t Offset,
+                           bool ToShared, BulkReduction Reduction,
+                           unsigned Rank, uint64_t Offset,
                            const int32_t *Coords, uint64_t MBar) {
-  if (Error E = copyTensorBox(Map, ToShared, D.sharedBase(Rank), D.sharedSize(),
-                              Offset, Coords))
+  std::optional<TensorReduction> R;
+  if (Reduction != BulkReduction::None) {
+    Expected<TensorReduction> Got = getTensorReduction(Reduction, Map);
+    if (!Got)
+      return Got.takeError();
+    R = *Got;
+  }
+  if (Error E = copyTensorBox(
+          Map, ToShared, D.sharedBase(Rank), D.sharedSize(), Offset, Coords,
+          R ? &TensorReduction::store : nullptr, R ? &*R : nullptr))
     return E;
   if (!ToShared)
     return Error::success();
@@ -408,12 +477,15 @@ extern "C" void ptxjit_rt_tensor_copy(void *Runtime, uint32_t Op,
                                       const int32_t *Coords,
                                       const uint64_t *MBarriers,
                                       const uint32_t *CTAMasks, uint32_t Line) {
-  const char *What = "cp.async.bulk.tensor";
   CTAScheduler &S = scheduler(Runtime);
   AsyncDomain *D = S.asyncDomain();
   bool ToShared =
       static_cast<TensorCopyOp>(Op & 0xff) == TensorCopyOp::ToShared;
   unsigned Rank = Op >> 8 & 0xff;
+  auto Reduction = static_cast<BulkReduction>(Op >> 16 & 0xff);
+  const char *What = Reduction == BulkReduction::None
+                         ? "cp.async.bulk.tensor"
+                         : "cp.reduce.async.bulk.tensor";
   for (; Lanes; Lanes &= Lanes - 1) {
     unsigned L = countr_zero(Lanes);
     TensorMapImage Map;
@@ -442,8 +514,8 @@ extern "C" void ptxjit_rt_tensor_copy(void *Runtime, uint32_t Op,
                                     "shared memory"));
     if (!CTAMasks[L]) {
       uint64_t MBar = ToShared ? D->canonical(MBarriers[L]) : 0;
-      if (Error E =
-              tensorCopyOne(*D, Map, ToShared, unsigned(Own), Offset, C, MBar))
+      if (Error E = tensorCopyOne(*D, Map, ToShared, Reduction, unsigned(Own),
+                                  Offset, C, MBar))
         return S.failWarp(tensorError(What, Line, L, std::move(E)));
       continue;
     }
@@ -454,8 +526,8 @@ extern "C" void ptxjit_rt_tensor_copy(void *Runtime, uint32_t Op,
         return S.failWarp(tensorError(
             What, Line, L, "the CTA mask names a CTA outside the cluster"));
       uint64_t Base = reinterpret_cast<uintptr_t>(D->sharedBase(R));
-      if (Error E =
-              tensorCopyOne(*D, Map, ToShared, R, Offset, C, Base + MBarOffset))
+      if (Error E = tensorCopyOne(*D, Map, ToShared, Reduction, R, Offset, C,
+                                  Base + MBarOffset))
         return S.failWarp(tensorError(What, Line, L, std::move(E)));
     }
   }

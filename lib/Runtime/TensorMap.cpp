@@ -206,7 +206,8 @@ uint64_t runtime::getTensorBoxBytes(const TensorMapImage &M) {
 
 Error runtime::copyTensorBox(const TensorMapImage &M, bool ToShared,
                              char *SharedBase, uint64_t SharedSize,
-                             uint64_t SharedAddr, const int32_t *Coords) {
+                             uint64_t SharedAddr, const int32_t *Coords,
+                             TensorElementStore Store, void *StoreArg) {
   auto Type = static_cast<TensorDataType>(M.DataType);
   unsigned Size = getTensorElementSize(Type);
   auto Swizzle = static_cast<SharedSwizzle>(M.Swizzle);
@@ -248,6 +249,8 @@ Error runtime::copyTensorBox(const TensorMapImage &M, bool ToShared,
         char *T = Global + RowOffset + uint64_t(G) * Size;
         if (ToShared)
           std::memcpy(S, T, Size);
+        else if (Store)
+          Store(StoreArg, T, S);
         else
           std::memcpy(T, S, Size);
       } else if (ToShared) {

@@ -132,7 +132,8 @@ inline bool isFloatTensorType(TensorDataType T) {
 }
 
 /// The operation of ptxjit_rt_tensor_copy (bits 0-7); the rank of the
-/// coordinates is in bits 8-15.
+/// coordinates is in bits 8-15, and for cp.reduce.async.bulk.tensor (to
+/// global) the reduction, a BulkReduction (AsyncABI.h), in bits 16-23.
 enum class TensorCopyOp : uint32_t {
   ToShared, ///< global to .shared::cluster, complete-tx on the mbarrier
   ToGlobal, ///< .shared::cta to global, bulk-group completion

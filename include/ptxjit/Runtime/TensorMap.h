@@ -60,11 +60,15 @@ uint64_t getTensorBoxBytes(const TensorMapImage &Map);
 /// tensor and the shared memory of one CTA, SharedSize bytes at SharedBase,
 /// the box at shared address SharedAddr (128-byte aligned). ToShared loads
 /// the box, filling elements outside the tensor; otherwise the box is
-/// stored to the tensor. An error says why nothing was copied (a box that
+/// stored to the tensor, each element by Store(To, From) when given (a
+/// reduction) or copied. An error says why nothing was copied (a box that
 /// does not fit in shared memory, a misaligned address).
+using TensorElementStore = void (*)(void *Arg, char *To, const char *From);
 llvm::Error copyTensorBox(const TensorMapImage &Map, bool ToShared,
                           char *SharedBase, uint64_t SharedSize,
-                          uint64_t SharedAddr, const int32_t *Coords);
+                          uint64_t SharedAddr, const int32_t *Coords,
+                          TensorElementStore Store = nullptr,
+                          void *StoreArg = nullptr);
 
 } // namespace runtime
 } // namespace ptxjit
