@@ -106,12 +106,14 @@ void FunctionVerifier::checkAsyncRules(const Instruction &I, StringRef Text) {
   case Opcode::CpAsyncBulkTensor:
   case Opcode::CpReduceAsyncBulkTensor: {
     bool ToGlobal = I.Space == StateSpace::Global;
-    if (I.Op == Opcode::CpReduceAsyncBulkTensor && !ToGlobal)
+    if (I.Op == Opcode::CpReduceAsyncBulkTensor && !ToGlobal) {
       Rule(I.Loc, "reduces .shared::cta into .global");
-    else if (ToGlobal ? !isShared(I.Space2)
-                      : (I.Space != StateSpace::SharedCluster &&
-                         I.Space != StateSpace::SharedCTA) ||
-                            I.Space2 != StateSpace::Global)
+      return;
+    }
+    if (ToGlobal ? !isShared(I.Space2)
+                 : (I.Space != StateSpace::SharedCluster &&
+                    I.Space != StateSpace::SharedCTA) ||
+                       I.Space2 != StateSpace::Global)
       Rule(I.Loc, "copies .global to .shared::cluster, or .shared::cta to "
                   ".global");
     else if (ToGlobal == I.hasModifier(Modifier::MbarrierCompleteTxBytes))
@@ -119,7 +121,10 @@ void FunctionVerifier::checkAsyncRules(const Instruction &I, StringRef Text) {
                            : "a copy to shared memory completes by "
                              ".mbarrier::complete_tx::bytes");
     // The coordinates: as many as the dimensions (.1d to .5d).
-    const Operand &Coords = I.Operands[ToGlobal ? 1 : 2];
+    unsigned CoordsIdx = ToGlobal ? 1 : 2;
+    if (I.Operands.size() <= CoordsIdx + 1)
+      return; // the shapes have said it
+    const Operand &Coords = I.Operands[CoordsIdx];
     unsigned Rank = I.hasModifier(Modifier::Geom1D)   ? 1
                     : I.hasModifier(Modifier::Geom2D) ? 2
                     : I.hasModifier(Modifier::Geom3D) ? 3
@@ -127,8 +132,8 @@ void FunctionVerifier::checkAsyncRules(const Instruction &I, StringRef Text) {
                                                       : 5;
     if (Coords.Kind != Operand::Vector || !Coords.InAddress ||
         Coords.Elements.size() != Rank)
-      Kind(ToGlobal ? 1 : 2, "the tensor map's address and " + Twine(Rank) +
-                                 " coordinates: [map, {...}]");
+      Kind(CoordsIdx, "the tensor map's address and " + Twine(Rank) +
+                          " coordinates: [map, {...}]");
     if (!ToGlobal && I.Operands[3].Kind != Operand::Address)
       Kind(3, "the address of an mbarrier object");
     if (I.hasModifier(Modifier::MulticastCluster) &&
