@@ -8,7 +8,9 @@
 // the tensor). The expected values are computed here from the CUDA rules:
 // out-of-bound elements of a load are zeros (or NaN with the NaN fill), and
 // the 128-byte swizzle puts the 16-byte chunk c of box row r at chunk
-// c ^ (r % 8) of a 1024-byte aligned box.
+// c ^ (r % 8) of a 1024-byte aligned box. The swizzled input map is
+// encoded for another buffer and moved to the input with
+// cuTensorMapReplaceAddress.
 // REQUIRES: nvcc
 // RUN: %nvcc -gencode arch=compute_90a,code=compute_90a %s -o %t
 // RUN: ptx-jit exec %t | FileCheck %s
@@ -16,6 +18,7 @@
 // CHECK-NEXT: misaligned address: 1, box of 300: 1, 128-byte swizzle of a 256-byte row: 1, im2col: 801
 // CHECK-NEXT: zero fill: 20 boxes, dump 10240 of 10240 right, matrix 7000 of 7000 right, padding untouched
 // CHECK-NEXT: NaN fill: dump 10240 of 10240 right
+// CHECK-NEXT: replace address: misaligned 1, not a map 1, aligned 0
 // CHECK-NEXT: 128B swizzle: dump 256 of 256 right, matrix 7000 of 7000 right, padding untouched
 // CHECK-NEXT: errors: cudaSuccess
 #include <cmath>
@@ -244,12 +247,26 @@ int main() {
   // The 128-byte swizzle: boxes of 32 x 8 from (-12, -2), so the first
   // hangs off the top-left corner and the last ones off the right and
   // bottom edges; 4 x 10 of them cover the matrix.
+  // The input map is encoded for the output and moved to the input by
+  // cuTensorMapReplaceAddress, which refuses a misaligned address and 128
+  // bytes that are not a map.
   cudaMemcpy(Out, Pad.data(), Pad.size() * sizeof(float),
              cudaMemcpyHostToDevice);
-  if (encode(&Map, In, Cols, 32, 8, CU_TENSOR_MAP_SWIZZLE_128B,
-             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) ||
-      encode(&OutMap, Out, Pitch, 32, 8, CU_TENSOR_MAP_SWIZZLE_128B,
+  cudaGetDriverEntryPointByVersion("cuTensorMapReplaceAddress", &Fn, 12000,
+                                   cudaEnableDefault, &Status);
+  auto Replace = reinterpret_cast<CUresult (*)(CUtensorMap *, void *)>(Fn);
+  alignas(64) CUtensorMap Zeros;
+  std::memset(&Zeros, 0, sizeof Zeros);
+  if (encode(&Map, Out, Cols, 32, 8, CU_TENSOR_MAP_SWIZZLE_128B,
              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
+    return printf("encoding failed\n"), 1;
+  CUresult ReplaceMisaligned = Replace(&Map, In + 2);
+  CUresult ReplaceZeros = Replace(&Zeros, In);
+  CUresult Replaced = Replace(&Map, In);
+  printf("replace address: misaligned %d, not a map %d, aligned %d\n",
+         ReplaceMisaligned, ReplaceZeros, Replaced);
+  if (Replaced || encode(&OutMap, Out, Pitch, 32, 8, CU_TENSOR_MAP_SWIZZLE_128B,
+                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
     return printf("encoding failed\n"), 1;
   const int X0 = -12, Y0 = -2;
   swizzled<<<dim3(4, 10), 128>>>(Map, OutMap, X0, Y0, Dump);
