@@ -430,9 +430,8 @@ Expected<TensorReduction> getTensorReduction(BulkReduction R,
   bool U32Only = R == BulkReduction::Inc || R == BulkReduction::Dec;
   if (!E || (Float && IntegerOnly) || (U32Only && Type != TensorDataType::U32))
     return createStringError(
-        formatv("the reduction is not supported on the tensor map's "
-                "elements (data type {0})",
-                unsigned(Map.DataType))
+        formatv("the reduction is not supported on {0} elements",
+                getTensorDataTypeName(Type))
             .str());
   return TensorReduction{R, *E, getTensorElementSize(Type)};
 }
@@ -531,67 +530,6 @@ extern "C" void ptxjit_rt_tensor_copy(void *Runtime, uint32_t Op,
         return S.failWarp(tensorError(What, Line, L, std::move(E)));
     }
   }
-}
-
-/// Writes field Op (ordinal Ordinal) of the map at Map with Value.
-static Error replaceTensorMapField(TensorMapImage &Map, TensorMapOp Op,
-                                   unsigned Ordinal, uint64_t Value) {
-  auto Dimension = [&](unsigned Count) -> Error {
-    if (Ordinal >= Count)
-      return createStringError(
-          formatv("ordinal {0} is not below {1}", Ordinal, Count).str());
-    return Error::success();
-  };
-  auto Narrow = [&](uint64_t V, uint64_t Max, auto &Field) -> Error {
-    if (V > Max)
-      return createStringError(
-          formatv("the value {0} is out of range", V).str());
-    Field = static_cast<std::remove_reference_t<decltype(Field)>>(V);
-    return Error::success();
-  };
-  uint32_t V32 = uint32_t(Value);
-  switch (Op) {
-  case TensorMapOp::GlobalAddress:
-    Map.GlobalAddress = Value;
-    return Error::success();
-  case TensorMapOp::Rank:
-    return Narrow(uint64_t(V32) + 1, MaxTensorRank, Map.Rank);
-  case TensorMapOp::BoxDim:
-    if (Error E = Dimension(MaxTensorRank))
-      return E;
-    return Narrow(uint64_t(V32) + 1, 256, Map.BoxDims[Ordinal]);
-  case TensorMapOp::GlobalDim:
-    if (Error E = Dimension(MaxTensorRank))
-      return E;
-    Map.GlobalDims[Ordinal] = uint64_t(V32) + 1;
-    return Error::success();
-  case TensorMapOp::GlobalStride:
-    if (Error E = Dimension(MaxTensorRank - 1))
-      return E;
-    Map.GlobalStrides[Ordinal] = Value;
-    return Error::success();
-  case TensorMapOp::ElementStride:
-    if (Error E = Dimension(MaxTensorRank))
-      return E;
-    return Narrow(uint64_t(V32) + 1, 8, Map.ElementStrides[Ordinal]);
-  case TensorMapOp::ElemType:
-    return Narrow(V32, NumTensorDataTypes - 1, Map.DataType);
-  case TensorMapOp::InterleaveLayout:
-    return Narrow(V32, uint8_t(TensorInterleave::B32), Map.Interleave);
-  case TensorMapOp::SwizzleMode:
-    return Narrow(V32, uint8_t(TensorSwizzle::B128Atom64B), Map.Swizzle);
-  case TensorMapOp::SwizzleAtomicity:
-    // 16-byte atoms are the only ones of the swizzle modes that run.
-    if (V32 != 0)
-      return createStringError("only the 16-byte swizzle atomicity is "
-                               "supported");
-    return Error::success();
-  case TensorMapOp::FillMode:
-    return Narrow(V32, uint8_t(TensorOOBFill::NaNRequestZeroFMA), Map.OOBFill);
-  case TensorMapOp::CopyFenceProxy:
-    break;
-  }
-  return Error::success();
 }
 
 extern "C" void ptxjit_rt_tensormap(void *Runtime, uint32_t Op, uint32_t Lanes,

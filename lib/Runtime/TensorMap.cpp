@@ -13,6 +13,7 @@
 #include "llvm/Support/MathExtras.h"
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 using namespace llvm;
 using namespace ptxjit;
@@ -192,6 +193,86 @@ Error runtime::checkTensorMap(const TensorMapImage &M) {
     return createStringError("im2col tensor maps are not supported");
   if (Error E = checkFields(M))
     return createStringError("invalid tensor map: " + toString(std::move(E)));
+  return Error::success();
+}
+
+Error runtime::replaceTensorMapField(TensorMapImage &M, TensorMapOp Op,
+                                     unsigned Ordinal, uint64_t Value) {
+  auto OutOfRange = [&](uint64_t V) {
+    return createStringError(formatv("the value {0} is out of range", V).str());
+  };
+  auto Dimension = [&](unsigned Count) -> Error {
+    if (Ordinal >= Count)
+      return createStringError(
+          formatv("ordinal {0} is not below {1}", Ordinal, Count).str());
+    return Error::success();
+  };
+  // A field of Max at most gets V.
+  auto Narrow = [&](uint64_t V, uint64_t Max, auto &Field) -> Error {
+    if (V > Max)
+      return OutOfRange(V);
+    Field = static_cast<std::remove_reference_t<decltype(Field)>>(V);
+    return Error::success();
+  };
+  uint32_t V32 = uint32_t(Value);
+  switch (Op) {
+  case TensorMapOp::GlobalAddress:
+    M.GlobalAddress = Value;
+    return Error::success();
+  case TensorMapOp::Rank:
+    return Narrow(uint64_t(V32) + 1, MaxTensorRank, M.Rank);
+  case TensorMapOp::BoxDim:
+    if (Error E = Dimension(MaxTensorRank))
+      return E;
+    return Narrow(uint64_t(V32) + 1, 256, M.BoxDims[Ordinal]);
+  case TensorMapOp::GlobalDim:
+    if (Error E = Dimension(MaxTensorRank))
+      return E;
+    M.GlobalDims[Ordinal] = uint64_t(V32) + 1;
+    return Error::success();
+  case TensorMapOp::GlobalStride:
+    if (Error E = Dimension(MaxTensorRank - 1))
+      return E;
+    M.GlobalStrides[Ordinal] = Value;
+    return Error::success();
+  case TensorMapOp::ElementStride:
+    if (Error E = Dimension(MaxTensorRank))
+      return E;
+    return Narrow(uint64_t(V32) + 1, 8, M.ElementStrides[Ordinal]);
+  case TensorMapOp::ElemType: {
+    TensorDataType T;
+    if (!getTensorDataTypeOfElemtype(V32, T))
+      return OutOfRange(V32);
+    M.DataType = uint8_t(T);
+    return Error::success();
+  }
+  case TensorMapOp::InterleaveLayout:
+    return Narrow(V32, uint8_t(TensorInterleave::B32), M.Interleave);
+  case TensorMapOp::SwizzleMode:
+    // 0-3 as CUtensorMapSwizzle; the 128-byte mode keeps the atomicity a
+    // map encoded with one of the sm_100 modes has.
+    if (V32 == 4)
+      return createStringError("the 96-byte swizzle mode is not supported");
+    if (V32 > 4)
+      return OutOfRange(V32);
+    if (V32 != uint8_t(TensorSwizzle::B128) ||
+        M.Swizzle < uint8_t(TensorSwizzle::B128))
+      M.Swizzle = uint8_t(V32);
+    return Error::success();
+  case TensorMapOp::SwizzleAtomicity:
+    if (V32 > 3)
+      return OutOfRange(V32);
+    if (V32 != 0)
+      return createStringError("swizzle atomicities other than 16 bytes "
+                               "are not supported");
+    if (M.Swizzle > uint8_t(TensorSwizzle::B128))
+      M.Swizzle = uint8_t(TensorSwizzle::B128);
+    return Error::success();
+  case TensorMapOp::FillMode:
+    return Narrow(V32, uint8_t(TensorOOBFill::NaNRequestZeroFMA), M.OOBFill);
+  case TensorMapOp::CopyFenceProxy:
+    break;
+  }
   return Error::success();
 }
 

@@ -203,6 +203,51 @@ TEST(TensorMapTest, DetectsWhatIsNotAMap) {
   llvm::consumeError(std::move(E2));
 }
 
+TEST(TensorMapTest, ReplacesFields) {
+  Tensor2D T(10, 6, 12, 8, 4);
+  TensorMapImage M = *encodeTiledTensorMap(T.desc());
+  auto Replace = [&](TensorMapOp Op, unsigned Ordinal, uint64_t V) {
+    llvm::Error E = replaceTensorMapField(M, Op, Ordinal, V);
+    bool Done = !E;
+    llvm::consumeError(std::move(E));
+    return Done;
+  };
+  // .rank takes the rank less one, as do the counts of dimensions.
+  EXPECT_TRUE(Replace(TensorMapOp::Rank, 0, 2));
+  EXPECT_EQ(M.Rank, 3);
+  EXPECT_TRUE(Replace(TensorMapOp::BoxDim, 1, 7));
+  EXPECT_EQ(M.BoxDims[1], 8);
+  EXPECT_TRUE(Replace(TensorMapOp::GlobalDim, 2, 2));
+  EXPECT_EQ(M.GlobalDims[2], 3u);
+  EXPECT_TRUE(Replace(TensorMapOp::ElementStride, 2, 1));
+  EXPECT_EQ(M.ElementStrides[2], 2);
+  EXPECT_TRUE(Replace(TensorMapOp::GlobalStride, 1, 288));
+  EXPECT_EQ(M.GlobalStrides[1], 288u);
+  // .elemtype codes are the ISA's: 9 is .f64, 10 .bf16, 8 .f32.ftz.
+  EXPECT_TRUE(Replace(TensorMapOp::ElemType, 0, 9));
+  EXPECT_EQ(M.DataType, uint8_t(TensorDataType::F64));
+  EXPECT_TRUE(Replace(TensorMapOp::ElemType, 0, 10));
+  EXPECT_EQ(M.DataType, uint8_t(TensorDataType::BF16));
+  EXPECT_TRUE(Replace(TensorMapOp::ElemType, 0, 8));
+  EXPECT_EQ(M.DataType, uint8_t(TensorDataType::F32Ftz));
+  EXPECT_TRUE(Replace(TensorMapOp::SwizzleMode, 0, 2));
+  EXPECT_EQ(M.Swizzle, uint8_t(TensorSwizzle::B64));
+  EXPECT_TRUE(Replace(TensorMapOp::FillMode, 0, 1));
+  EXPECT_EQ(M.OOBFill, 1);
+  // Out of range, or not run: the map keeps its fields.
+  TensorMapImage Before = M;
+  EXPECT_FALSE(Replace(TensorMapOp::Rank, 0, 5));
+  EXPECT_FALSE(Replace(TensorMapOp::BoxDim, 0, 256));
+  EXPECT_FALSE(Replace(TensorMapOp::BoxDim, 5, 1));
+  EXPECT_FALSE(Replace(TensorMapOp::ElementStride, 0, 8));
+  EXPECT_FALSE(Replace(TensorMapOp::GlobalStride, 4, 16));
+  EXPECT_FALSE(Replace(TensorMapOp::ElemType, 0, 16));
+  EXPECT_FALSE(Replace(TensorMapOp::SwizzleMode, 0, 4));
+  EXPECT_FALSE(Replace(TensorMapOp::SwizzleAtomicity, 0, 1));
+  EXPECT_FALSE(Replace(TensorMapOp::FillMode, 0, 2));
+  EXPECT_EQ(0, std::memcmp(&Before, &M, sizeof M));
+}
+
 /// Loads the box at (X, Y) and compares each element with its definition.
 void expectLoad(Tensor2D &T, int32_t X, int32_t Y, unsigned Fill) {
   TiledTensorMapDesc D = T.desc();

@@ -7,9 +7,10 @@
 // and a version, so that a copy through 128 bytes that are not a tensor map
 // is reported instead of followed.
 //
-// The enumerations keep the numbers of cuda.h's CUtensorMap* enums (which
-// are also the values tensormap.replace writes into .elemtype,
-// .interleave_layout, .swizzle_mode and .fill_mode).
+// The enumerations keep the numbers of cuda.h's CUtensorMap* enums.
+// tensormap.replace numbers .interleave_layout, .fill_mode and the first
+// four .swizzle_mode values the same way, but its .elemtype codes order the
+// types differently (getTensorDataTypeOfElemtype).
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,6 +117,43 @@ inline unsigned getTensorElementSize(TensorDataType T) {
   }
 }
 
+/// The type of tensormap.replace's .elemtype code (the PTX ISA's table:
+/// .u8, .u16, .u32, .s32, .u64, .s64, .f16, .f32, .f32.ftz, .f64, .bf16,
+/// .tf32, .tf32.ftz, .b4x16, .b4x16_p64, .b6x16_p32); false past them.
+inline bool getTensorDataTypeOfElemtype(unsigned Code, TensorDataType &T) {
+  static const TensorDataType Types[] = {
+      TensorDataType::U8,
+      TensorDataType::U16,
+      TensorDataType::U32,
+      TensorDataType::S32,
+      TensorDataType::U64,
+      TensorDataType::S64,
+      TensorDataType::F16,
+      TensorDataType::F32,
+      TensorDataType::F32Ftz,
+      TensorDataType::F64,
+      TensorDataType::BF16,
+      TensorDataType::TF32,
+      TensorDataType::TF32Ftz,
+      TensorDataType::Packed16U4Align8B,
+      TensorDataType::Packed16U4Align16B,
+      TensorDataType::Packed16U6Align16B,
+  };
+  if (Code >= sizeof Types / sizeof Types[0])
+    return false;
+  T = Types[Code];
+  return true;
+}
+
+/// The PTX spelling of a type's elements (".f32").
+inline const char *getTensorDataTypeName(TensorDataType T) {
+  static const char *const Names[] = {
+      ".u8",       ".u16",   ".u32",       ".s32",      ".u64",     ".s64",
+      ".f16",      ".f32",   ".f64",       ".bf16",     ".f32.ftz", ".tf32",
+      ".tf32.ftz", ".b4x16", ".b4x16_p64", ".b6x16_p32"};
+  return unsigned(T) < NumTensorDataTypes ? Names[unsigned(T)] : "?";
+}
+
 inline bool isFloatTensorType(TensorDataType T) {
   switch (T) {
   case TensorDataType::F16:
@@ -140,11 +178,8 @@ enum class TensorCopyOp : uint32_t {
 };
 
 /// The operation of ptxjit_rt_tensormap (bits 0-7); the ordinal of a
-/// dimension field in bits 8-15. tensormap.replace writes the values the
-/// PTX ISA gives its fields: .rank, .box_dim, .global_dim and
-/// .element_stride one less than the value, .global_stride in bytes (the
-/// ordinal counting the strides, as cuTensorMapEncodeTiled's array does),
-/// the others the numbers of the enums above.
+/// dimension field in bits 8-15 (replaceTensorMapField, Runtime/TensorMap.h,
+/// says what the values mean).
 enum class TensorMapOp : uint32_t {
   GlobalAddress,
   Rank,

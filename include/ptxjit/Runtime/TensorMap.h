@@ -53,6 +53,18 @@ encodeTiledTensorMap(const TiledTensorMapDesc &D);
 /// through: the magic and version, and every field in range.
 llvm::Error checkTensorMap(const TensorMapImage &Map);
 
+/// tensormap.replace of field Op (a TensorMapOp; Ordinal: the dimension of
+/// the per-dimension fields) of Map with Value: .rank takes the rank less
+/// one (the PTX ISA's rule); .box_dim, .global_dim and .element_stride the
+/// value less one too, as ptx-jit reads the ISA (its fields count from 1,
+/// and .rank's rule is the only one it states); .global_stride the bytes of
+/// dimension Ordinal + 1 (the ordinal counting the strides, as
+/// cuTensorMapEncodeTiled's array does); the enum fields the ISA's codes.
+/// An error for a value out of range or what ptx-jit does not run (the
+/// 96-byte swizzle, atomicities other than 16 bytes); Map is then unchanged.
+llvm::Error replaceTensorMapField(TensorMapImage &Map, TensorMapOp Op,
+                                  unsigned Ordinal, uint64_t Value);
+
 /// The bytes of a box of Map (what a copy completes on its mbarrier).
 uint64_t getTensorBoxBytes(const TensorMapImage &Map);
 
