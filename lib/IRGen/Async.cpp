@@ -3,7 +3,10 @@
 // cp.async copies when it is issued: the copy is then complete before any
 // wait of the thread, one of the schedules the PTX ISA allows, and
 // cp.async.commit_group and wait_group have nothing left to do. The bulk
-// copies likewise copy at once and signal their mbarrier object.
+// copies likewise copy at once and signal their mbarrier object, and so do
+// the copies through tensor maps (cp.async.bulk.tensor), whose maps the
+// runtime reads and tensormap.replace and cp_fenceproxy write
+// (TensorMapABI.h).
 //
 // The mbarrier operations and the cluster barrier are runtime calls for the
 // whole warp (AsyncABI.h). mbarrier.test_wait, try_wait and
@@ -23,6 +26,7 @@
 #include "InstructionVisitor.h"
 #include "Lowering.h"
 #include "ptxjit/ABI/AsyncABI.h"
+#include "ptxjit/ABI/TensorMapABI.h"
 #include "ptxjit/ABI/WarpABI.h"
 #include "llvm/IR/Intrinsics.h"
 
@@ -267,6 +271,149 @@ static Error lowerRemoteAsync(FunctionLowering &FL, const ptx::Instruction &I,
   return Error::success();
 }
 
+/// The rank of a cp.async.bulk.tensor (its .1d to .5d), 0 if none.
+static unsigned tensorRank(const ptx::Instruction &I) {
+  static const std::pair<Modifier, unsigned> Ranks[] = {{Modifier::Geom1D, 1},
+                                                        {Modifier::Geom2D, 2},
+                                                        {Modifier::Geom3D, 3},
+                                                        {Modifier::Dim4D, 4},
+                                                        {Modifier::Dim5D, 5}};
+  for (auto [M, R] : Ranks)
+    if (I.hasModifier(M))
+      return R;
+  return 0;
+}
+
+/// cp.async.bulk.tensor: the runtime reads the tensor map and copies the
+/// box at the coordinates; loads complete_tx their mbarrier by its bytes.
+/// cp.reduce.async.bulk.tensor stores the box reducing into the tensor.
+static Error lowerTensorCopy(FunctionLowering &FL, const ptx::Instruction &I,
+                             Value *RuntimeArg) {
+  IRBuilder<> &B = FL.B;
+  if (I.hasModifier(Modifier::Im2col))
+    return FL.error(I, ptx::getSpelling(I.Op) +
+                           " with .im2col (im2col tensor maps) is not "
+                           "supported");
+  bool ToGlobal = I.Space == StateSpace::Global;
+  // To shared: [dst], [map, {coords}], [mbar] {, ctaMask} {, policy};
+  // to global: [map, {coords}], [src] {, policy}.
+  unsigned MapIdx = ToGlobal ? 0 : 1;
+  const Operand &Coords = I.Operands[MapIdx + 1];
+  unsigned Rank = tensorRank(I);
+  if (Coords.Kind != Operand::Vector || Coords.Elements.size() != Rank)
+    return FL.error(I, "a " + Twine(Rank) +
+                           "-D tensor copy takes that many coordinates");
+  Expected<LaneValue> Map = FL.getAddress(I.Operands[MapIdx], StateSpace::None);
+  if (!Map)
+    return Map.takeError();
+  const Operand &SharedOp = I.Operands[ToGlobal ? 2 : 0];
+  Expected<LaneValue> Shared =
+      FL.getAddress(SharedOp, ToGlobal ? I.Space2 : I.Space);
+  if (!Shared)
+    return Shared.takeError();
+  Type *I32s = FL.getVectorType(B.getInt32Ty());
+  auto *CoordsTy = ArrayType::get(I32s, MaxTensorRank);
+  AllocaInst *CoordSlot = FL.createTemporary(CoordsTy);
+  for (unsigned K = 0; K != Rank; ++K) {
+    Expected<LaneValue> C = FL.read(Coords.Elements[K], ScalarType::S32);
+    if (!C)
+      return C.takeError();
+    B.CreateStore(FL.widen(C->V),
+                  B.CreateConstInBoundsGEP2_32(CoordsTy, CoordSlot, 0, K));
+  }
+  Value *MBar = B.getInt64(0), *CTAMask = B.getInt32(0);
+  if (!ToGlobal) {
+    Expected<LaneValue> M =
+        FL.getAddress(I.Operands[3], StateSpace::SharedCluster);
+    if (!M)
+      return M.takeError();
+    MBar = M->V;
+    if (I.hasModifier(Modifier::MulticastCluster)) {
+      if (I.Operands.size() < 5)
+        return FL.error(I, ".multicast::cluster needs a CTA mask");
+      Expected<LaneValue> C = FL.read(I.Operands[4], ScalarType::U32);
+      if (!C)
+        return C.takeError();
+      CTAMask = C->V;
+    }
+  }
+  Value *Mask = FL.getInstMask();
+  if (I.hasModifier(Modifier::MulticastCluster))
+    Mask = B.CreateAnd(Mask,
+                       B.CreateBitCast(B.CreateICmpNE(FL.widen(CTAMask),
+                                                      FL.splat(B.getInt32(0))),
+                                       B.getInt32Ty()));
+  uint32_t Op =
+      uint32_t(ToGlobal ? TensorCopyOp::ToGlobal : TensorCopyOp::ToShared) |
+      Rank << 8;
+  if (I.Op == Opcode::CpReduceAsyncBulkTensor)
+    Op |= uint32_t(bulkReduction(I)) << 16;
+  ifAnyLane(FL, Mask, [&] {
+    B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::TensorCopy),
+                 {RuntimeArg, B.getInt32(Op), Mask, laneArray(FL, Shared->V),
+                  laneArray(FL, Map->V), CoordSlot, laneArray(FL, MBar),
+                  laneArray(FL, CTAMask), B.getInt32(FL.getLine(I.Loc))});
+  });
+  return Error::success();
+}
+
+/// The field tensormap.replace writes.
+static TensorMapOp tensorMapField(const ptx::Instruction &I) {
+  static const std::pair<Modifier, TensorMapOp> Fields[] = {
+      {Modifier::GlobalAddress, TensorMapOp::GlobalAddress},
+      {Modifier::Rank, TensorMapOp::Rank},
+      {Modifier::BoxDim, TensorMapOp::BoxDim},
+      {Modifier::GlobalDim, TensorMapOp::GlobalDim},
+      {Modifier::GlobalStride, TensorMapOp::GlobalStride},
+      {Modifier::ElementStride, TensorMapOp::ElementStride},
+      {Modifier::Elemtype, TensorMapOp::ElemType},
+      {Modifier::InterleaveLayout, TensorMapOp::InterleaveLayout},
+      {Modifier::SwizzleMode, TensorMapOp::SwizzleMode},
+      {Modifier::SwizzleAtomicity, TensorMapOp::SwizzleAtomicity},
+      {Modifier::FillMode, TensorMapOp::FillMode}};
+  for (auto [M, F] : Fields)
+    if (I.hasModifier(M))
+      return F;
+  return TensorMapOp::GlobalAddress;
+}
+
+/// tensormap.replace writes one field of a tensor map in memory;
+/// tensormap.cp_fenceproxy copies one from shared to global memory (the
+/// fence has nothing to order: the copies read maps when issued).
+static Error lowerTensorMapUpdate(FunctionLowering &FL,
+                                  const ptx::Instruction &I,
+                                  Value *RuntimeArg) {
+  IRBuilder<> &B = FL.B;
+  bool Copy = I.Op == Opcode::TensormapCpFenceproxy;
+  Expected<LaneValue> Map = FL.getAddress(I.Operands[0], I.Space);
+  if (!Map)
+    return Map.takeError();
+  uint32_t Op;
+  Value *Val;
+  if (Copy) {
+    Expected<LaneValue> Src = FL.getAddress(I.Operands[1], I.Space2);
+    if (!Src)
+      return Src.takeError();
+    Op = uint32_t(TensorMapOp::CopyFenceProxy);
+    Val = Src->V;
+  } else {
+    bool Ordinal = I.Operands.size() == 3;
+    Op = uint32_t(tensorMapField(I)) |
+         (Ordinal ? uint32_t(I.Operands[1].Value) << 8 : 0);
+    Expected<LaneValue> V = FL.read(I.Operands[Ordinal ? 2 : 1], I.getType());
+    if (!V)
+      return V.takeError();
+    Val = FL.coerce(V->V, B.getInt64Ty(), false);
+  }
+  Value *Mask = FL.getInstMask();
+  ifAnyLane(FL, Mask, [&] {
+    B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::TensorMapUpdate),
+                 {RuntimeArg, B.getInt32(Op), Mask, laneArray(FL, Map->V),
+                  laneArray(FL, Val), B.getInt32(FL.getLine(I.Loc))});
+  });
+  return Error::success();
+}
+
 Error InstructionLowering::visitAsyncCopy(const ptx::Instruction &I) {
   switch (I.Op) {
   case Opcode::CpAsync:
@@ -275,12 +422,11 @@ Error InstructionLowering::visitAsyncCopy(const ptx::Instruction &I) {
   case Opcode::CpReduceAsyncBulk:
     return lowerBulkCopy(FL, I, FL.runtimeArg());
   case Opcode::CpAsyncBulkTensor:
-    return FL.error(I, "instruction 'cp.async.bulk.tensor' (copies through "
-                       "tensor maps) is not supported");
+  case Opcode::CpReduceAsyncBulkTensor:
+    return lowerTensorCopy(FL, I, FL.runtimeArg());
   case Opcode::TensormapReplace:
   case Opcode::TensormapCpFenceproxy:
-    return FL.error(I, "instruction '" + ptx::getSpelling(I.Op) +
-                           "' (tensor maps) is not supported");
+    return lowerTensorMapUpdate(FL, I, FL.runtimeArg());
   case Opcode::StAsync:
   case Opcode::RedAsync:
     return lowerRemoteAsync(FL, I, FL.runtimeArg());

@@ -103,6 +103,44 @@ void FunctionVerifier::checkAsyncRules(const Instruction &I, StringRef Text) {
       Rule(I.Loc, ".multicast::cluster needs a CTA mask");
     return;
   }
+  case Opcode::CpAsyncBulkTensor:
+  case Opcode::CpReduceAsyncBulkTensor: {
+    bool ToGlobal = I.Space == StateSpace::Global;
+    if (I.Op == Opcode::CpReduceAsyncBulkTensor && !ToGlobal) {
+      Rule(I.Loc, "reduces .shared::cta into .global");
+      return;
+    }
+    if (ToGlobal ? !isShared(I.Space2)
+                 : (I.Space != StateSpace::SharedCluster &&
+                    I.Space != StateSpace::SharedCTA) ||
+                       I.Space2 != StateSpace::Global)
+      Rule(I.Loc, "copies .global to .shared::cluster, or .shared::cta to "
+                  ".global");
+    else if (ToGlobal == I.hasModifier(Modifier::MbarrierCompleteTxBytes))
+      Rule(I.Loc, ToGlobal ? "a copy to .global completes by .bulk_group"
+                           : "a copy to shared memory completes by "
+                             ".mbarrier::complete_tx::bytes");
+    // The coordinates: as many as the dimensions (.1d to .5d).
+    unsigned CoordsIdx = ToGlobal ? 1 : 2;
+    if (I.Operands.size() <= CoordsIdx + 1)
+      return; // the shapes have said it
+    const Operand &Coords = I.Operands[CoordsIdx];
+    unsigned Rank = I.hasModifier(Modifier::Geom1D)   ? 1
+                    : I.hasModifier(Modifier::Geom2D) ? 2
+                    : I.hasModifier(Modifier::Geom3D) ? 3
+                    : I.hasModifier(Modifier::Dim4D)  ? 4
+                                                      : 5;
+    if (Coords.Kind != Operand::Vector || !Coords.InAddress ||
+        Coords.Elements.size() != Rank)
+      Kind(CoordsIdx, "the tensor map's address and " + Twine(Rank) +
+                          " coordinates: [map, {...}]");
+    if (!ToGlobal && I.Operands[3].Kind != Operand::Address)
+      Kind(3, "the address of an mbarrier object");
+    if (I.hasModifier(Modifier::MulticastCluster) &&
+        (ToGlobal || I.Operands.size() < 5))
+      Rule(I.Loc, ".multicast::cluster needs a CTA mask");
+    return;
+  }
   case Opcode::StAsync:
   case Opcode::RedAsync: {
     if (I.Space != StateSpace::SharedCluster)

@@ -135,6 +135,21 @@ void FunctionVerifier::checkCacheRules(const Instruction &I, StringRef Text) {
       Rule(I.Loc, "the tensor map is generic, in .global or .shared::cta");
     return;
   }
+  case Opcode::Fence: {
+    // The tensor-map proxy fence: a release, or an acquire of the 128
+    // bytes of one map (generic, or .global, .const or .param).
+    bool Tensormap = I.hasModifier(Modifier::TensormapGeneric);
+    bool Acquire = I.hasModifier(Modifier::Acquire);
+    if (Tensormap && !Acquire && !I.hasModifier(Modifier::Release))
+      Rule(I.Loc, ".tensormap::generic is an .acquire or a .release");
+    bool WithAddress = Tensormap && Acquire;
+    if (WithAddress != (I.Operands.size() == 2))
+      Rule(I.Loc, WithAddress ? "needs the tensor map's address and 128"
+                              : "takes no operands");
+    else if (WithAddress)
+      Is128(1);
+    return;
+  }
   case Opcode::TensormapCpFenceproxy:
     if (I.Space != StateSpace::Global || I.Space2 != StateSpace::SharedCTA)
       Rule(I.Loc, "copies from .shared::cta to .global");

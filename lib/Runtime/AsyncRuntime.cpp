@@ -1,11 +1,11 @@
 //===- AsyncRuntime.cpp - Entry points of the asynchronous instructions ---===//
 //
-// mbarrier operations, mbarrier waits, the cluster barrier and bulk copies,
-// for the lanes of the running warp in ascending order
-// (RuntimeEntryPoints.def). An mbarrier object is updated with a
-// compare-and-swap of its word, since a generic address may point anywhere; the
-// domain of the CTA's cluster (AsyncDomain.h) learns of completed phases and
-// releases the lanes that wait for them.
+// mbarrier operations, mbarrier waits, the cluster barrier, bulk copies,
+// copies through tensor maps and the tensor-map updates, for the lanes of the
+// running warp in ascending order (RuntimeEntryPoints.def). An mbarrier object
+// is updated with a compare-and-swap of its word, since a generic address may
+// point anywhere; the domain of the CTA's cluster (AsyncDomain.h) learns of
+// completed phases and releases the lanes that wait for them.
 //
 // On an error (a count out of range, an object that is not initialized, a
 // misaligned address) the CTA stops: the error is built by a function of its
@@ -18,10 +18,12 @@
 #include "ptxjit/Runtime/AsyncDomain.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
 #include "ptxjit/Runtime/MBarrier.h"
+#include "ptxjit/Runtime/TensorMap.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 using namespace llvm;
@@ -360,5 +362,196 @@ extern "C" void ptxjit_rt_bulk_copy(void *Runtime, uint32_t Op, uint32_t Lanes,
               bulkCopyOne(D, Op, Base + DstOff, Srcs[L], Size, Base + MBarOff))
         return S.failWarp(bulkError(Line, L, std::move(E)));
     }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Copies through tensor maps
+//===----------------------------------------------------------------------===//
+
+[[gnu::noinline]] static Error tensorError(const char *What, uint32_t Line,
+                                           unsigned Lane, Error Why) {
+  return createStringError(formatv("{0} (line {1}), lane {2}: {3}", What, Line,
+                                   Lane, toString(std::move(Why)))
+                               .str());
+}
+
+[[gnu::noinline]] static Error tensorError(const char *What, uint32_t Line,
+                                           unsigned Lane, const char *Why) {
+  return tensorError(What, Line, Lane, createStringError(Why));
+}
+
+namespace {
+
+/// A reduction of cp.reduce.async.bulk.tensor, element by element.
+struct TensorReduction {
+  BulkReduction Reduction;
+  BulkElement Element;
+  unsigned Size;
+
+  static void store(void *Arg, char *To, const char *From) {
+    auto *R = static_cast<TensorReduction *>(Arg);
+    reduce(To, From, R->Size, R->Reduction, R->Element);
+  }
+};
+
+/// The reduction R on elements of Map's type, or why it is not supported.
+Expected<TensorReduction> getTensorReduction(BulkReduction R,
+                                             const TensorMapImage &Map) {
+  auto Type = static_cast<TensorDataType>(Map.DataType);
+  std::optional<BulkElement> E;
+  switch (Type) {
+  case TensorDataType::U32:
+    E = BulkElement::U32;
+    break;
+  case TensorDataType::S32:
+    E = BulkElement::S32;
+    break;
+  case TensorDataType::U64:
+    E = BulkElement::U64;
+    break;
+  case TensorDataType::S64:
+    E = BulkElement::S64;
+    break;
+  case TensorDataType::F32:
+  case TensorDataType::F32Ftz:
+    E = BulkElement::F32;
+    break;
+  case TensorDataType::F64:
+    E = BulkElement::F64;
+    break;
+  default:
+    break;
+  }
+  bool Float = isFloatTensorType(Type);
+  bool IntegerOnly = R == BulkReduction::Inc || R == BulkReduction::Dec ||
+                     R == BulkReduction::And || R == BulkReduction::Or ||
+                     R == BulkReduction::Xor;
+  bool U32Only = R == BulkReduction::Inc || R == BulkReduction::Dec;
+  if (!E || (Float && IntegerOnly) || (U32Only && Type != TensorDataType::U32))
+    return createStringError(
+        formatv("the reduction is not supported on {0} elements",
+                getTensorDataTypeName(Type))
+            .str());
+  return TensorReduction{R, *E, getTensorElementSize(Type)};
+}
+
+} // namespace
+
+/// Copies one lane's box between the tensor and CTA Rank's shared memory at
+/// offset Offset (reducing into the tensor with Reduction, if not None),
+/// then (loads) signals the mbarrier at MBar.
+static Error tensorCopyOne(AsyncDomain &D, const TensorMapImage &Map,
+                           bool ToShared, BulkReduction Reduction,
+                           unsigned Rank, uint64_t Offset,
+                           const int32_t *Coords, uint64_t MBar) {
+  std::optional<TensorReduction> R;
+  if (Reduction != BulkReduction::None) {
+    Expected<TensorReduction> Got = getTensorReduction(Reduction, Map);
+    if (!Got)
+      return Got.takeError();
+    R = *Got;
+  }
+  if (Error E = copyTensorBox(
+          Map, ToShared, D.sharedBase(Rank), D.sharedSize(), Offset, Coords,
+          R ? &TensorReduction::store : nullptr, R ? &*R : nullptr))
+    return E;
+  if (!ToShared)
+    return Error::success();
+  if (MBar % 8)
+    return createStringError("the mbarrier address is not 8-byte aligned");
+  uint64_t Bytes = getTensorBoxBytes(Map);
+  if (Bytes > mbarrier::MaxCount)
+    return createStringError(
+        formatv("the box's {0} bytes exceed the mbarrier's tx-count", Bytes)
+            .str());
+  Expected<uint64_t> Old =
+      updateMBarrier(&D, MBar, uint32_t(MBarrierOp::CompleteTx), Bytes);
+  return Old ? Error::success() : Old.takeError();
+}
+
+extern "C" void ptxjit_rt_tensor_copy(void *Runtime, uint32_t Op,
+                                      uint32_t Lanes, const uint64_t *Shared,
+                                      const uint64_t *Maps,
+                                      const int32_t *Coords,
+                                      const uint64_t *MBarriers,
+                                      const uint32_t *CTAMasks, uint32_t Line) {
+  CTAScheduler &S = scheduler(Runtime);
+  AsyncDomain *D = S.asyncDomain();
+  bool ToShared =
+      static_cast<TensorCopyOp>(Op & 0xff) == TensorCopyOp::ToShared;
+  unsigned Rank = Op >> 8 & 0xff;
+  auto Reduction = static_cast<BulkReduction>(Op >> 16 & 0xff);
+  const char *What = Reduction == BulkReduction::None
+                         ? "cp.async.bulk.tensor"
+                         : "cp.reduce.async.bulk.tensor";
+  for (; Lanes; Lanes &= Lanes - 1) {
+    unsigned L = countr_zero(Lanes);
+    TensorMapImage Map;
+    std::memcpy(&Map, reinterpret_cast<const void *>(Maps[L]), sizeof Map);
+    if (Error E = checkTensorMap(Map))
+      return S.failWarp(tensorError(What, Line, L, std::move(E)));
+    if (Map.Rank != Rank)
+      return S.failWarp(tensorError(
+          What, Line, L,
+          createStringError(
+              formatv("the copy is {0}-D, the tensor map {1}-D", Rank, Map.Rank)
+                  .str())));
+    int32_t C[MaxTensorRank] = {};
+    for (unsigned K = 0; K != Rank; ++K)
+      C[K] = Coords[K * 32 + L];
+    uint64_t Offset, MBarOffset = 0;
+    int Own = D ? findCTA(*D, Shared[L], Offset) : -1;
+    if (Own < 0)
+      return S.failWarp(
+          tensorError(What, Line, L,
+                      "the shared-memory address is not in the cluster's "
+                      "shared memory"));
+    if (ToShared && findCTA(*D, MBarriers[L], MBarOffset) < 0)
+      return S.failWarp(tensorError(What, Line, L,
+                                    "the mbarrier is not in the cluster's "
+                                    "shared memory"));
+    if (!CTAMasks[L]) {
+      uint64_t MBar = ToShared ? D->canonical(MBarriers[L]) : 0;
+      if (Error E = tensorCopyOne(*D, Map, ToShared, Reduction, unsigned(Own),
+                                  Offset, C, MBar))
+        return S.failWarp(tensorError(What, Line, L, std::move(E)));
+      continue;
+    }
+    // .multicast::cluster: the same offsets in each CTA the mask names.
+    for (uint32_t M = CTAMasks[L] & 0xffff; M; M &= M - 1) {
+      unsigned R = countr_zero(M);
+      if (R >= D->size())
+        return S.failWarp(tensorError(
+            What, Line, L, "the CTA mask names a CTA outside the cluster"));
+      uint64_t Base = reinterpret_cast<uintptr_t>(D->sharedBase(R));
+      if (Error E = tensorCopyOne(*D, Map, ToShared, Reduction, R, Offset, C,
+                                  Base + MBarOffset))
+        return S.failWarp(tensorError(What, Line, L, std::move(E)));
+    }
+  }
+}
+
+extern "C" void ptxjit_rt_tensormap(void *Runtime, uint32_t Op, uint32_t Lanes,
+                                    const uint64_t *Maps,
+                                    const uint64_t *Values, uint32_t Line) {
+  CTAScheduler &S = scheduler(Runtime);
+  auto Kind = static_cast<TensorMapOp>(Op & 0xff);
+  unsigned Ordinal = Op >> 8 & 0xff;
+  bool Copy = Kind == TensorMapOp::CopyFenceProxy;
+  const char *What = Copy ? "tensormap.cp_fenceproxy" : "tensormap.replace";
+  for (; Lanes; Lanes &= Lanes - 1) {
+    unsigned L = countr_zero(Lanes);
+    if (Maps[L] % 64 || (Copy && Values[L] % 64))
+      return S.failWarp(
+          misaligned(What, Line, L, Maps[L] % 64 ? Maps[L] : Values[L], 64));
+    auto *Map = reinterpret_cast<TensorMapImage *>(Maps[L]);
+    if (Copy) {
+      std::memmove(Map, reinterpret_cast<const void *>(Values[L]),
+                   sizeof(TensorMapImage));
+      continue;
+    }
+    if (Error E = replaceTensorMapField(*Map, Kind, Ordinal, Values[L]))
+      return S.failWarp(tensorError(What, Line, L, std::move(E)));
   }
 }
