@@ -103,7 +103,8 @@ static bool branchesOnOthersWrites(const ptx::Function &F, bool CallsRead) {
       if (!Dests)
         continue;
       bool Source = IsCall ? CallsRead : readsOthersWrites(I);
-      for (unsigned K = Dests; !Source && K < I.Operands.size(); ++K)
+      for (unsigned K = I.readsFirstOperand() ? 0 : Dests;
+           !Source && K < I.Operands.size(); ++K)
         Source = Reads(I.Operands[K]);
       Source |= !I.GuardPredicate.empty() && Tainted.contains(I.GuardPredicate);
       if (Source)

@@ -62,6 +62,10 @@ bool Instruction::writesFirstOperand() const {
   return false;
 }
 
+bool Instruction::readsFirstOperand() const {
+  return !Operands.empty() && hasFlag(Op, OpReadsDestination);
+}
+
 uint64_t VariableDecl::getElementSize() const {
   unsigned Bits = getBitWidth(Type);
   uint64_t Bytes = Type == ScalarType::Pred ? 1 : (Bits + 7) / 8;

@@ -71,7 +71,8 @@ RegisterLiveness::RegisterLiveness(const ptx::Function &F, const PTXCFG &CFG,
       unsigned Dests = I.Op == ptx::Opcode::Call ? I.NumCallReturns
                        : I.writesFirstOperand() && !I.Operands.empty() ? 1
                                                                        : 0;
-      for (unsigned K = Dests; K < I.Operands.size(); ++K)
+      for (unsigned K = Dests && !I.readsFirstOperand() ? Dests : 0;
+           K < I.Operands.size(); ++K)
         Read(I.Operands[K]);
       // In a block that may run with only some lanes, the lanes running
       // write, and read what they wrote; the others keep their values.

@@ -55,7 +55,8 @@ void forEachRegister(const ptx::Instruction &I, const RegisterDecls &Decls,
     }
   };
   bool Dest = I.writesFirstOperand();
-  for (unsigned N = Dest ? 1 : 0; N < I.Operands.size(); ++N)
+  for (unsigned N = Dest && !I.readsFirstOperand() ? 1 : 0;
+       N < I.Operands.size(); ++N)
     Visit(I.Operands[N], false);
   if (Dest)
     Visit(I.Operands[0], true);
@@ -82,7 +83,9 @@ ptx::Function transforms::splitRegisterWebs(const ptx::Function &F,
     if (Body[S].Kind != Statement::Inst)
       continue;
     const ptx::Instruction &I = Body[S].Instr;
-    bool Unmodelled = hasUnmodelledRoles(I);
+    // A destination that is also read names one operand for a use and a
+    // definition, which renaming cannot tell apart: one web.
+    bool Unmodelled = hasUnmodelledRoles(I) || I.readsFirstOperand();
     if (!I.GuardPredicate.empty() && Decls.lookup(I.GuardPredicate) &&
         Unmodelled)
       Excluded.insert(I.GuardPredicate);

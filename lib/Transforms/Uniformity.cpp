@@ -277,7 +277,8 @@ void UniformityInfo::run() {
     };
     if (!I.GuardPredicate.empty())
       Use(I.GuardPredicate);
-    for (unsigned N = HasDest ? 1 : 0; N < I.Operands.size(); ++N)
+    for (unsigned N = HasDest && !I.readsFirstOperand() ? 1 : 0;
+         N < I.Operands.size(); ++N)
       Visit(I.Operands[N]);
     if (HasDest && !I.Operands.empty()) {
       auto Def = [&](const Operand &R) {

@@ -129,6 +129,9 @@ struct Instruction {
   /// Whether operand 0 is a destination the instruction writes (not for
   /// st, red, branches, call, barriers other than bar.red, ...).
   bool writesFirstOperand() const;
+  /// Whether the first operand is also read, before it is written
+  /// (OpReadsDestination).
+  bool readsFirstOperand() const;
   ScalarType getType(unsigned I = 0) const {
     return I < Types.size() ? Types[I] : ScalarType::None;
   }

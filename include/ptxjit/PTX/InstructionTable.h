@@ -66,6 +66,9 @@ enum OpFlags : uint32_t {
   /// Reaches the runtime's mbarrier or cluster state, where lanes may be
   /// parked until other warps or CTAs act: the warps run as fibers.
   OpParksLanes = 1 << 12,
+  /// The first operand is read before it is written (wgmma's accumulators,
+  /// which are D and C at once): a use as well as a definition.
+  OpReadsDestination = 1 << 13,
 };
 
 /// What an instruction's result is across the lanes of a warp, when the
