@@ -486,6 +486,8 @@ bool Parser::parseFunction(Linkage Link, bool IsEntry, SMLoc Loc) {
   next();
   if (Tok.is(Token::LParen) && !parseParamList(F.Params))
     return false;
+  F.Returns.shrink_to_fit();
+  F.Params.shrink_to_fit();
   if (!parsePerformanceDirectives(F))
     return false;
 
@@ -814,6 +816,8 @@ bool Parser::parseBody(Function &F) {
   BodyBuffer.swap(F.Body);
   F.Body.assign(BodyBuffer.begin(), BodyBuffer.end());
   BodyBuffer.clear();
+  // Declarations are large (VariableDecl): no room left over either.
+  F.Locals.shrink_to_fit();
   return OK;
 }
 

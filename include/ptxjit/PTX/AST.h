@@ -268,6 +268,7 @@ struct SamplerField {
 };
 
 /// A variable, parameter or register declaration.
+/// (The one-byte fields are together, so that there is little padding.)
 struct VariableDecl {
   llvm::SMLoc Loc;
   StateSpace Space = StateSpace::None;
@@ -275,28 +276,28 @@ struct VariableDecl {
   ScalarType Type = ScalarType::None;
   uint8_t VectorWidth = 1; ///< .v2 / .v4
   uint32_t Align = 0;      ///< 0 if not given
-  llvm::StringRef Name;
-  /// Array dimensions; 0 for an unsized dimension ("[]").
-  llvm::SmallVector<uint64_t, 1> Dims;
   /// %r<100>: declares %r0 ... %r99.
   bool IsRange = false;
-  uint32_t RangeCount = 0;
   /// Kernel parameter attributes: .ptr [.space] [.align N].
   bool IsPtr = false;
   StateSpace PtrSpace = StateSpace::None;
-  uint32_t PtrAlign = 0;
   /// .attribute(.managed): a __managed__ variable, reachable from the host.
   bool IsManaged = false;
   /// .texref, .samplerref, .surfref (Type is then .b64).
   OpaqueKind Opaque = OpaqueKind::None;
   bool HasInitializer = false;
+  /// Several names in one declaration (".reg .b32 %a, %b;") become several
+  /// decls; this is set on all but the first so the printer keeps the line.
+  bool ContinuesPrevious = false;
+  uint32_t RangeCount = 0; ///< IsRange
+  uint32_t PtrAlign = 0;   ///< IsPtr
+  llvm::StringRef Name;
+  /// Array dimensions; 0 for an unsized dimension ("[]").
+  llvm::SmallVector<uint64_t, 1> Dims;
   Initializer Init;
   /// The fields of an opaque variable's initializer (HasInitializer set,
   /// Init unused).
   llvm::SmallVector<SamplerField, 0> SamplerFields;
-  /// Several names in one declaration (".reg .b32 %a, %b;") become several
-  /// decls; this is set on all but the first so the printer keeps the line.
-  bool ContinuesPrevious = false;
 
   /// Size in bytes of one element (vector width included).
   uint64_t getElementSize() const;
