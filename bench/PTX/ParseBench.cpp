@@ -165,7 +165,8 @@ int main(int argc, char **argv) {
      << " MB (" << format("%.1f", PeakGrowth / double(Text.size()))
      << "x input)\n";
   OS << "         of which statements " << format("%.1f", StatementBytes / 1e6)
-     << " MB (" << sizeof(Statement) << " bytes each), operand arena "
-     << format("%.1f", ArenaBytes / 1e6) << " MB\n";
+     << " MB (" << sizeof(Statement) << " bytes each), arena "
+     << format("%.1f", ArenaBytes / 1e6) << " MB (operands: " << sizeof(Operand)
+     << " bytes each)\n";
   return 0;
 }

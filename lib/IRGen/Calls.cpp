@@ -86,7 +86,8 @@ getDeclaredParams(const ptx::Module &PM, const ptx::Function &F,
   if (!I.HasCallPrototype)
     return nullptr;
   for (const ptx::Statement &S : F.Body)
-    if (S.Kind == ptx::Statement::Prototype && S.Name == I.Operands.back().Name)
+    if (S.Kind == ptx::Statement::Prototype &&
+        S.Dir.Name == I.Operands.back().Name)
       return &F.Prototypes[S.Index].Params;
   return nullptr;
 }

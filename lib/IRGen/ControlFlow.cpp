@@ -274,7 +274,7 @@ void FunctionLowering::emitDispatcher() {
     const PTXBlock &PB = CFG.Blocks[Blk];
     for (unsigned I = PB.Begin; I != PB.End; ++I)
       if (F.Body[I].Kind == Statement::Inst) {
-        Lines[PB.RPONumber] = B.getInt32(getLine(F.Body[I].Location));
+        Lines[PB.RPONumber] = B.getInt32(getLine(F.Body[I].getLoc()));
         break;
       }
   }

@@ -404,12 +404,12 @@ static void recordSourceLines(const ptx::Module &M, const ptx::Function &Kernel,
     const ptx::Statement *Loc = nullptr;
     for (const ptx::Statement &S : Fn->Body) {
       if (S.Kind == ptx::Statement::Loc)
-        Loc = S.LocLine && FileIndex.count(S.LocFile) ? &S : nullptr;
+        Loc = S.Dir.LocLine && FileIndex.count(S.Dir.LocFile) ? &S : nullptr;
       if (S.Kind != ptx::Statement::Inst || !Loc)
         continue;
       if (unsigned Line = M.getLine(S.Instr.Loc))
         Layout.SourceLines.push_back(
-            {Line, FileIndex[Loc->LocFile], Loc->LocLine});
+            {Line, FileIndex[Loc->Dir.LocFile], Loc->Dir.LocLine});
     }
   }
   llvm::sort(Layout.SourceLines, [](const SourceLine &A, const SourceLine &B) {

@@ -125,8 +125,8 @@ Expected<Value *> ImageLowering::storeHandles(const Operand &Address) {
 }
 
 Expected<Value *> ImageLowering::samplerWord(const Operand &Address) {
-  if (!Address.Sampler.empty()) {
-    Expected<Value *> W = loadOpaque(FL, Address.Sampler, Address.Loc);
+  if (StringRef Sampler = Address.getSampler(); !Sampler.empty()) {
+    Expected<Value *> W = loadOpaque(FL, Sampler, Address.Loc);
     if (!W)
       return W.takeError();
     return B.CreateTrunc(*W, FL.getLaneType(ScalarType::B32));

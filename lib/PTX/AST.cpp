@@ -33,6 +33,22 @@ void VideoSelector::print(raw_ostream &OS) const {
     OS << getDigit(I);
 }
 
+OperandList OperandList::create(BumpPtrAllocator &Alloc,
+                                ArrayRef<Operand> Elements, StringRef Sampler) {
+  OperandList L;
+  if (Elements.empty() && Sampler.empty())
+    return L;
+  static_assert(sizeof(Block) % alignof(Operand) == 0,
+                "the elements follow the block's header");
+  void *Mem = Alloc.Allocate(sizeof(Block) + Elements.size() * sizeof(Operand),
+                             alignof(Block));
+  Block *B = new (Mem) Block{Sampler, Elements.size()};
+  std::uninitialized_copy(Elements.begin(), Elements.end(),
+                          reinterpret_cast<Operand *>(B + 1));
+  L.B = B;
+  return L;
+}
+
 bool Instruction::hasModifier(Modifier M) const {
   return is_contained(Modifiers, M);
 }

@@ -110,9 +110,10 @@ bool Comparer::compare(const Operand &A, const Operand &B) {
          field("Minus", A.Minus, B.Minus) &&
          field("Selector", A.Selector, B.Selector) &&
          field("Name", A.Name, B.Name) &&
-         field("Sampler", A.Sampler, B.Sampler) &&
+         field("Sampler", A.getSampler(), B.getSampler()) &&
          field("Value", A.Value, B.Value) &&
-         list("Elements", A.Elements, B.Elements, cmp<Operand>());
+         list("Elements", ArrayRef<Operand>(A.Elements),
+              ArrayRef<Operand>(B.Elements), cmp<Operand>());
 }
 
 bool Comparer::compare(const Instruction &A, const Instruction &B) {
@@ -122,9 +123,10 @@ bool Comparer::compare(const Instruction &A, const Instruction &B) {
          field("VectorWidth", A.VectorWidth, B.VectorWidth) &&
          field("Space", A.Space, B.Space) &&
          field("Space2", A.Space2, B.Space2) &&
-         values("Types", A.Types, B.Types) &&
-         values("Modifiers", A.Modifiers, B.Modifiers) &&
-         values("SuffixOrder", A.SuffixOrder, B.SuffixOrder) &&
+         values<ScalarType>("Types", A.Types, B.Types) &&
+         values<Modifier>("Modifiers", A.Modifiers, B.Modifiers) &&
+         values<Instruction::SuffixKind>("SuffixOrder", A.SuffixOrder,
+                                         B.SuffixOrder) &&
          field("NumCallReturns", A.NumCallReturns, B.NumCallReturns) &&
          field("NumCallArgs", A.NumCallArgs, B.NumCallArgs) &&
          field("HasCallPrototype", A.HasCallPrototype, B.HasCallPrototype) &&
@@ -173,13 +175,16 @@ bool Comparer::compare(const CallPrototype &A, const CallPrototype &B) {
 }
 
 bool Comparer::compare(const Statement &A, const Statement &B) {
-  return field("Kind", A.Kind, B.Kind) && field("Name", A.Name, B.Name) &&
-         field("Text", A.Text, B.Text) && field("Index", A.Index, B.Index) &&
-         field("LocFile", A.LocFile, B.LocFile) &&
-         field("LocLine", A.LocLine, B.LocLine) &&
-         field("LocColumn", A.LocColumn, B.LocColumn) &&
-         // Instr is only meaningful (and only initialized) in instructions.
-         (A.Kind != Statement::Inst || compare(A.Instr, B.Instr));
+  if (!field("Kind", A.Kind, B.Kind) || !field("Index", A.Index, B.Index))
+    return false;
+  // Instr is only meaningful in instructions, Dir in the other statements.
+  if (A.Kind == Statement::Inst)
+    return compare(A.Instr, B.Instr);
+  return field("Name", A.Dir.Name, B.Dir.Name) &&
+         field("Text", A.Dir.Text, B.Dir.Text) &&
+         field("LocFile", A.Dir.LocFile, B.Dir.LocFile) &&
+         field("LocLine", A.Dir.LocLine, B.Dir.LocLine) &&
+         field("LocColumn", A.Dir.LocColumn, B.Dir.LocColumn);
 }
 
 bool Comparer::compare(const Function &A, const Function &B) {
@@ -231,7 +236,7 @@ bool Comparer::compare(const Function &A, const Function &B) {
 bool Comparer::compareBodies(ArrayRef<Statement> A, ArrayRef<Statement> B) {
   for (size_t I = 0, E = std::min(A.size(), B.size()); I != E; ++I)
     if (!within("statement " + Twine(I) + " (line " +
-                    Twine(ModuleA->getLine(A[I].Location)) + ")",
+                    Twine(ModuleA->getLine(A[I].getLoc())) + ")",
                 compare(A[I], B[I])))
       return false;
   return field("statements", A.size(), B.size());

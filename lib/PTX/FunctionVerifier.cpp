@@ -56,10 +56,10 @@ void FunctionVerifier::collectLabels() {
     if (S.Kind != Statement::Label && S.Kind != Statement::BranchTargets &&
         S.Kind != Statement::Prototype)
       continue;
-    auto [It, Inserted] = Labels.try_emplace(S.Name, &S);
+    auto [It, Inserted] = Labels.try_emplace(S.Dir.Name, &S);
     if (!Inserted) {
-      Diags.report(S.Location, DiagID::err_redefinition, S.Name);
-      Diags.report(It->second->Location, DiagID::note_previous_definition);
+      Diags.report(S.getLoc(), DiagID::err_redefinition, S.Dir.Name);
+      Diags.report(It->second->getLoc(), DiagID::note_previous_definition);
     }
   }
 }

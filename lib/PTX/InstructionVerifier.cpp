@@ -171,7 +171,7 @@ static const std::string *selectShape(const Instruction &I) {
 }
 
 void FunctionVerifier::verifyInstruction(const Instruction &I) {
-  InstCtx C{I, getOpcodeText(I, M.getSourceText())};
+  InstCtx C{I, getOpcodeText(I, Source)};
   if (!I.GuardPredicate.empty())
     checkGuard(I);
 
@@ -637,7 +637,7 @@ void FunctionVerifier::checkAddress(const InstCtx &C, unsigned OpNo,
     return checkOpaqueAddress(C, Op, R.Decl);
   case NameRef::Register:
   case NameRef::SpecialReg:
-    if (!Op.Sampler.empty())
+    if (!Op.getSampler().empty())
       checkOpaqueAddress(C, Op, nullptr);
     if (R.VectorWidth != 1 || !isAddressSized(R.Type))
       Diags.report(locOf(Op.Name), DiagID::err_operand_type, OpNo, C.Text,
@@ -687,18 +687,19 @@ void FunctionVerifier::checkOpaqueAddress(const InstCtx &C, const Operand &Op,
       Diags.report(locOf(Op.Name), DiagID::err_opaque_use, Op.Name, Kind,
                    "surface instructions access a .surfref");
   }
-  if (Op.Sampler.empty())
+  StringRef Sampler = Op.getSampler();
+  if (Sampler.empty())
     return;
   if (Code != Opcode::Tex && Code != Opcode::Tld4) {
     C.kind(Diags, Op, 0, "an address without a sampler");
     return;
   }
-  NameRef S = resolve(Op.Sampler);
+  NameRef S = resolve(Sampler);
   if (S.Kind == NameRef::None)
-    return reportUndefined(locOf(Op.Sampler), Op.Sampler);
+    return reportUndefined(locOf(Sampler), Sampler);
   if (S.Kind != NameRef::Variable || !S.Decl ||
       S.Decl->Opaque != OpaqueKind::SamplerRef)
-    Diags.report(locOf(Op.Sampler), DiagID::err_opaque_use, Op.Sampler,
+    Diags.report(locOf(Sampler), DiagID::err_opaque_use, Sampler,
                  S.Decl && S.Decl->Opaque != OpaqueKind::None
                      ? getOpaqueSpelling(S.Decl->Opaque)
                      : StringRef("not a .samplerref"),
@@ -718,7 +719,7 @@ void FunctionVerifier::checkLabelOperand(const InstCtx &C, unsigned OpNo,
     return Diags.report(Op.Loc, DiagID::err_undefined_label, Op.Name);
   if (L->Kind != (IsTable ? Statement::BranchTargets : Statement::Label)) {
     C.kind(Diags, Op, OpNo, Want);
-    Diags.report(L->Location, DiagID::note_declared_here);
+    Diags.report(L->getLoc(), DiagID::note_declared_here);
   }
 }
 
@@ -804,11 +805,11 @@ void FunctionVerifier::verifyCall(const InstCtx &C) {
     return Diags.report(Proto.Loc, DiagID::err_undefined_label, Proto.Name);
   if (L->Kind != Statement::Prototype) {
     C.kind(Diags, Proto, ProtoNo, "a .callprototype label");
-    return Diags.report(L->Location, DiagID::note_declared_here);
+    return Diags.report(L->getLoc(), DiagID::note_declared_here);
   }
   const CallPrototype &P = F.Prototypes[L->Index];
   checkCallArity(Callee, Callee.Name, NumReturns, NumArgs, P.Returns, P.Params,
-                 L->Location);
+                 L->getLoc());
   checkCallSizes(Ops, NumReturns, Callee.Name, P.Returns, P.Params);
 }
 

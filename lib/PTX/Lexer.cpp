@@ -217,7 +217,11 @@ Token Lexer::lexNumber(const char *Start) {
       return T;
     }
     T.IsDouble = IsDouble;
-    StringRef(Digits, Want).getAsInteger(16, T.IntValue);
+    // The digits are checked: a loop, not getAsInteger's general parse.
+    uint64_t Bits = 0;
+    for (const char *D = Digits; D != P; ++D)
+      Bits = Bits << 4 | hexDigitValue(*D);
+    T.IntValue = Bits;
     return T;
   }
 
@@ -248,6 +252,16 @@ Token Lexer::lexNumber(const char *Start) {
   while (Cur != End && isIdentBody(*Cur))
     ++Cur;
   Token T = make(Token::Integer, Start);
+  // Most integers are short decimals (offsets, counts, register ranges):
+  // read those directly. 19 digits cannot overflow 64 bits.
+  if (T.Text.size() <= 19 && (T.Text.size() == 1 || *Start != '0') &&
+      all_of(T.Text, isDigit)) {
+    uint64_t V = 0;
+    for (char C : T.Text)
+      V = V * 10 + unsigned(C - '0');
+    T.IntValue = V;
+    return T;
+  }
   StringRef Text = T.Text;
   if (Text.ends_with("U") || Text.ends_with("u"))
     Text = Text.drop_back();

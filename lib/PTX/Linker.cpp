@@ -256,7 +256,7 @@ Operand ModuleLinker::renameOperand(unsigned Input, const Function *Scope,
     SmallVector<Operand, 4> Elements;
     for (const Operand &E : Op.Elements)
       Elements.push_back(renameOperand(Input, Scope, E));
-    New.Elements = Out.copyArray<Operand>(Elements);
+    New.Elements = OperandList::create(Out.getAllocator(), Elements);
   }
   return New;
 }
@@ -287,7 +287,7 @@ Function ModuleLinker::copyFunction(unsigned Input, const Function &F,
   New.Name = getName(Input, F.Name);
   for (Statement &S : New.Body) {
     if (S.Kind == Statement::Loc)
-      S.LocFile += FileOffsets[Input];
+      S.Dir.LocFile += FileOffsets[Input];
     if (S.Kind != Statement::Inst)
       continue;
     SmallVector<Operand, 8> Ops;

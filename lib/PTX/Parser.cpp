@@ -14,6 +14,7 @@
 #include "ptxjit/PTX/Targets.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/SourceMgr.h"
 #include <cstdlib>
@@ -32,7 +33,7 @@ constexpr unsigned MaxOperands = 128;
 class Parser {
 public:
   Parser(Module &M, DiagnosticEngine &Diags)
-      : M(M), Diags(Diags), Lex(M.getSourceText(), Diags) {
+      : M(M), Diags(Diags), Source(M.getSourceText()), Lex(Source, Diags) {
     next();
   }
 
@@ -114,8 +115,19 @@ private:
   bool parseOperandList(SmallVectorImpl<Operand> &Ops, Token::KindTy Close,
                         unsigned Depth);
 
+  /// Types, modifiers and suffix order of an instruction, as stored.
+  struct SuffixLists {
+    PackedArrayRef<ScalarType> Types;
+    PackedArrayRef<Modifier> Modifiers;
+    PackedArrayRef<Instruction::SuffixKind> Order;
+  };
+  /// The suffix lists in the module, by their bytes: a module repeats a few
+  /// hundred combinations, so each is stored once.
+  StringMap<SuffixLists> SuffixListsIndex;
+
   Module &M;
   DiagnosticEngine &Diags;
+  StringRef Source;
   Lexer Lex;
   Token Tok;
   /// Reused storage for the statements of the body being parsed.
@@ -154,6 +166,27 @@ static std::optional<Opcode> findOpcode(StringRef Spelling) {
   if (V == SpellingIndex::NotFound)
     return std::nullopt;
   return Opcode(V);
+}
+
+/// Whether Head, the first word of an opcode, also begins a spelling of
+/// several words (cp: cp.async, bar: bar.warp.sync), so that the longest
+/// dotted prefix of what is written has to be looked for. Most opcodes are
+/// one word.
+static bool beginsLongerOpcode(StringRef Head) {
+  static const SpellingIndex Index = [] {
+    SpellingIndex I;
+    auto Add = [&](StringRef Spelling) {
+      size_t Dot = Spelling.find('.');
+      if (Dot != StringRef::npos)
+        I.insert(Spelling.take_front(Dot), 1);
+    };
+#define PTX_OPCODE(Enum, Spelling, Types, Shapes, Flags, TypeSets, Modifiers,  \
+                   Uniformity, Family)                                         \
+  Add(Spelling);
+#include "ptxjit/PTX/Opcodes.def"
+    return I;
+  }();
+  return Index.lookup(Head) != SpellingIndex::NotFound;
 }
 
 /// One look-up for every kind of suffix, in the order the kinds are tried:
@@ -454,6 +487,8 @@ bool Parser::parseFunction(Linkage Link, bool IsEntry, SMLoc Loc) {
   next();
   if (Tok.is(Token::LParen) && !parseParamList(F.Params))
     return false;
+  F.Returns.shrink_to_fit();
+  F.Params.shrink_to_fit();
   if (!parsePerformanceDirectives(F))
     return false;
 
@@ -782,16 +817,16 @@ bool Parser::parseBody(Function &F) {
   BodyBuffer.swap(F.Body);
   F.Body.assign(BodyBuffer.begin(), BodyBuffer.end());
   BodyBuffer.clear();
+  // Declarations are large (VariableDecl): no room left over either.
+  F.Locals.shrink_to_fit();
   return OK;
 }
 
 bool Parser::parseStatement(Function &F, unsigned &Depth) {
   SMLoc Loc = Tok.getLoc();
   auto Push = [&](Statement::KindTy K) -> Statement & {
-    F.Body.emplace_back();
-    Statement &S = F.Body.back();
-    S.Kind = K;
-    S.Location = Loc;
+    Statement &S = F.Body.emplace_back(K);
+    S.setLoc(Loc);
     return S;
   };
   switch (Tok.Kind) {
@@ -839,7 +874,7 @@ bool Parser::parseStatement(Function &F, unsigned &Depth) {
       next();
       if (!Tok.is(Token::String))
         return expected("a pragma string");
-      Push(Statement::Pragma).Text = Tok.Text;
+      Push(Statement::Pragma).Dir.Text = Tok.Text;
       next();
       return expect(Token::Semi, "';'");
     }
@@ -848,7 +883,7 @@ bool Parser::parseStatement(Function &F, unsigned &Depth) {
       return false;
     for (VariableDecl &V : Decls) {
       Statement &S = Push(Statement::Decl);
-      S.Location = V.Loc;
+      S.setLoc(V.Loc);
       S.Index = F.Locals.size();
       F.Locals.push_back(std::move(V));
     }
@@ -860,10 +895,9 @@ bool Parser::parseStatement(Function &F, unsigned &Depth) {
 }
 
 bool Parser::parseLoc(Function &F) {
-  Statement S;
-  S.Kind = Statement::Loc;
-  S.Location = Tok.getLoc();
-  unsigned *Fields[] = {&S.LocFile, &S.LocLine, &S.LocColumn};
+  Statement S(Statement::Loc);
+  S.setLoc(Tok.getLoc());
+  unsigned *Fields[] = {&S.Dir.LocFile, &S.Dir.LocLine, &S.Dir.LocColumn};
   for (unsigned *Field : Fields) {
     Token T = Lex.lex();
     if (!T.is(Token::Integer)) {
@@ -872,7 +906,7 @@ bool Parser::parseLoc(Function &F) {
     }
     *Field = T.IntValue;
   }
-  S.Text = Lex.lexRestOfLine();
+  S.Dir.Text = Lex.lexRestOfLine();
   F.Body.push_back(std::move(S));
   next();
   return true;
@@ -881,10 +915,9 @@ bool Parser::parseLoc(Function &F) {
 bool Parser::parseLabelled(Function &F, StringRef Name, SMLoc Loc) {
   if (isDirective(".branchtargets")) {
     next();
-    Statement S;
-    S.Kind = Statement::BranchTargets;
-    S.Location = Loc;
-    S.Name = Name;
+    Statement S(Statement::BranchTargets);
+    S.setLoc(Loc);
+    S.Dir.Name = Name;
     S.Index = F.TargetLists.size();
     F.TargetLists.emplace_back();
     do {
@@ -910,19 +943,17 @@ bool Parser::parseLabelled(Function &F, StringRef Name, SMLoc Loc) {
       P.NoReturn = true;
       next();
     }
-    Statement S;
-    S.Kind = Statement::Prototype;
-    S.Location = Loc;
-    S.Name = Name;
+    Statement S(Statement::Prototype);
+    S.setLoc(Loc);
+    S.Dir.Name = Name;
     S.Index = F.Prototypes.size();
     F.Prototypes.push_back(std::move(P));
     F.Body.push_back(std::move(S));
     return expect(Token::Semi, "';'");
   }
-  Statement S;
-  S.Kind = Statement::Label;
-  S.Location = Loc;
-  S.Name = Name;
+  Statement S(Statement::Label);
+  S.setLoc(Loc);
+  S.Dir.Name = Name;
   F.Body.push_back(std::move(S));
   return true;
 }
@@ -931,23 +962,28 @@ bool Parser::parseInstruction(Function &F, SMLoc Loc, StringRef Guard,
                               bool Negated, StringRef OpcodeText) {
   // Opcodes of several words (brx.idx, cp.async.mbarrier.arrive) are
   // written without spaces: the longest prefix of the dotted word that is an
-  // opcode, whose directives are then taken.
-  StringRef Source = M.getSourceText();
-  const char *WordEnd = OpcodeText.end();
-  while (WordEnd != Source.end() && (isAlnum(*WordEnd) || *WordEnd == '.' ||
-                                     *WordEnd == '_' || *WordEnd == ':'))
-    ++WordEnd;
-  StringRef Word(OpcodeText.data(), WordEnd - OpcodeText.data());
+  // opcode, whose directives are then taken. A first word that begins no
+  // such opcode is the opcode or nothing.
   std::optional<Opcode> Op;
-  for (size_t End = Word.size();;) {
-    if ((Op = findOpcode(Word.take_front(End)))) {
-      OpcodeText = Word.take_front(End);
-      break;
+  if (!beginsLongerOpcode(OpcodeText))
+    Op = findOpcode(OpcodeText);
+  StringRef Word = OpcodeText;
+  if (!Op) {
+    const char *WordEnd = OpcodeText.end();
+    while (WordEnd != Source.end() && (isAlnum(*WordEnd) || *WordEnd == '.' ||
+                                       *WordEnd == '_' || *WordEnd == ':'))
+      ++WordEnd;
+    Word = StringRef(OpcodeText.data(), WordEnd - OpcodeText.data());
+    for (size_t End = Word.size();;) {
+      if ((Op = findOpcode(Word.take_front(End)))) {
+        OpcodeText = Word.take_front(End);
+        break;
+      }
+      size_t Dot = Word.rfind('.', End);
+      if (Dot == StringRef::npos || Dot < OpcodeText.size())
+        break;
+      End = Dot;
     }
-    size_t Dot = Word.rfind('.', End);
-    if (Dot == StringRef::npos || Dot < OpcodeText.size())
-      break;
-    End = Dot;
   }
   while (Op && Tok.is(Token::Directive) && Tok.Text.end() <= OpcodeText.end())
     next();
@@ -965,8 +1001,6 @@ bool Parser::parseInstruction(Function &F, SMLoc Loc, StringRef Guard,
   }
   // Built in place: a Statement is large, and most statements are these.
   Statement &S = F.Body.emplace_back();
-  S.Kind = Statement::Inst;
-  S.Location = Loc;
   Instruction &I = S.Instr;
   I.Op = *Op;
   I.Loc = Loc;
@@ -1014,9 +1048,26 @@ bool Parser::parseSuffixes(Instruction &I, StringRef OpcodeText) {
     if (Order.size() > 32)
       return error(DiagID::err_too_many_operands);
   }
-  I.Types = M.copyArray<ScalarType>(Types);
-  I.Modifiers = M.copyArray<Modifier>(Mods);
-  I.SuffixOrder = M.copyArray<Instruction::SuffixKind>(Order);
+  // The key: the lengths of the first two lists, then the three lists'
+  // bytes (at most 33 suffixes, so a length fits a byte).
+  SmallString<64> Key;
+  Key.push_back(char(Types.size()));
+  Key.push_back(char(Mods.size()));
+  for (ScalarType T : Types)
+    Key.push_back(char(T));
+  for (Modifier Mod : Mods)
+    Key.push_back(char(Mod));
+  for (Instruction::SuffixKind K : Order)
+    Key.push_back(char(K));
+  auto [It, Inserted] = SuffixListsIndex.try_emplace(Key);
+  if (Inserted)
+    It->second = {PackedArrayRef<ScalarType>::create(M.getAllocator(), Types),
+                  PackedArrayRef<Modifier>::create(M.getAllocator(), Mods),
+                  PackedArrayRef<Instruction::SuffixKind>::create(
+                      M.getAllocator(), Order)};
+  I.Types = It->second.Types;
+  I.Modifiers = It->second.Modifiers;
+  I.SuffixOrder = It->second.Order;
   return true;
 }
 
@@ -1113,7 +1164,7 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
       return false;
     --OpenOperandBraces;
     Op.Kind = Operand::Vector;
-    Op.Elements = M.copyArray<Operand>(Elements);
+    Op.Elements = OperandList::create(M.getAllocator(), Elements);
     return true;
   }
   case Token::LBracket:
@@ -1165,7 +1216,7 @@ bool Parser::parseOperand(Operand &Op, unsigned Depth) {
       Op = Operand();
       Op.Loc = Pair[0].Loc;
       Op.Kind = Operand::PredPair;
-      Op.Elements = M.copyArray<Operand>(Pair);
+      Op.Elements = OperandList::create(M.getAllocator(), Pair);
       return true;
     };
     if (Name == "_") {
@@ -1223,7 +1274,7 @@ bool Parser::parseAddress(Operand &Op) {
       next();
       // [tex, smp, {...}]: independent texturing mode's explicit sampler.
       if (Tok.is(Token::Identifier)) {
-        Op.Sampler = Tok.Text;
+        Op.setSampler(Tok.Text, M.getAllocator());
         next();
         if (!expect(Token::Comma, "','"))
           return false;

@@ -94,8 +94,8 @@ void ptxjit::ptx::printOperand(const Operand &Op, raw_ostream &OS) {
     } else {
       OS << Op.Name;
       printOffset(OS, Op.Value, /*PlusMinus=*/true);
-      if (!Op.Sampler.empty())
-        OS << ", " << Op.Sampler;
+      if (StringRef Sampler = Op.getSampler(); !Sampler.empty())
+        OS << ", " << Sampler;
     }
     OS << ']';
     return;
@@ -524,7 +524,7 @@ void ModulePrinter::printStatement(const Function &F, ArrayRef<Statement> Body,
                                    size_t &I, unsigned Depth) {
   const Statement &S = Body[I];
   if (S.Kind == Statement::Label) {
-    OS << S.Name << ":\n";
+    OS << S.Dir.Name << ":\n";
     return;
   }
   indent(Depth);
@@ -555,14 +555,15 @@ void ModulePrinter::printStatement(const Function &F, ArrayRef<Statement> Body,
     OS << '}';
     break;
   case Statement::Pragma:
-    OS << ".pragma \"" << S.Text << "\";";
+    OS << ".pragma \"" << S.Dir.Text << "\";";
     break;
   case Statement::Loc:
-    OS << ".loc\t" << S.LocFile << ' ' << S.LocLine << ' ' << S.LocColumn;
-    printVerbatimTail(S.Text);
+    OS << ".loc\t" << S.Dir.LocFile << ' ' << S.Dir.LocLine << ' '
+       << S.Dir.LocColumn;
+    printVerbatimTail(S.Dir.Text);
     break;
   case Statement::BranchTargets: {
-    OS << S.Name << ": .branchtargets ";
+    OS << S.Dir.Name << ": .branchtargets ";
     const auto &Targets = F.TargetLists[S.Index];
     for (size_t T = 0, E = Targets.size(); T != E; ++T)
       OS << (T ? ", " : "") << Targets[T];
@@ -570,7 +571,7 @@ void ModulePrinter::printStatement(const Function &F, ArrayRef<Statement> Body,
     break;
   }
   case Statement::Prototype:
-    OS << S.Name << ": .callprototype ";
+    OS << S.Dir.Name << ": .callprototype ";
     printPrototype(F.Prototypes[S.Index]);
     OS << ';';
     break;

@@ -8,9 +8,11 @@ using namespace llvm;
 using namespace ptxjit::ptx;
 
 const VariableDecl *ScopeStack::lookupIn(const Scope &S, StringRef Name) {
-  auto It = S.Names.find(Name);
-  if (It != S.Names.end())
-    return It->second;
+  if (!S.Names.empty()) {
+    auto It = S.Names.find(Name);
+    if (It != S.Names.end())
+      return It->second;
+  }
   if (S.Ranges.empty())
     return nullptr;
   // %r<N> declares %r0 ... %r<N-1>: split the trailing digits off. Ranges
@@ -20,15 +22,26 @@ const VariableDecl *ScopeStack::lookupIn(const Scope &S, StringRef Name) {
   size_t DigitsBegin = Name.size();
   while (DigitsBegin != 0 && isDigit(Name[DigitsBegin - 1]))
     --DigitsBegin;
-  for (size_t Split = Name.size(); Split-- > DigitsBegin && Split != 0;) {
+  if (DigitsBegin == Name.size() || DigitsBegin == 0)
+    return nullptr;
+  // Without prefixes that end in a digit, all the trailing digits are the
+  // index (the common case: nvcc's %r<N>, %rd<N>, %f<N>).
+  size_t First = S.DigitEndedRange ? Name.size() - 1 : DigitsBegin;
+  for (size_t Split = First + 1; Split-- > DigitsBegin && Split != 0;) {
     StringRef Index = Name.substr(Split);
     if (Index.size() > 1 && Index[0] == '0')
       continue;
     auto R = S.Ranges.find(Name.take_front(Split));
     if (R == S.Ranges.end())
       continue;
-    uint64_t N;
-    if (!Index.getAsInteger(10, N) && N < R->second->RangeCount)
+    // Past 19 digits the index cannot be below a 32-bit count (and would
+    // overflow).
+    if (Index.size() > 19)
+      continue;
+    uint64_t N = 0;
+    for (char C : Index)
+      N = N * 10 + unsigned(C - '0');
+    if (N < R->second->RangeCount)
       return R->second;
   }
   return nullptr;
@@ -39,6 +52,8 @@ const VariableDecl *ScopeStack::declare(const VariableDecl &D) {
     push();
   Scope &S = Scopes.back();
   if (D.IsRange) {
+    if (!D.Name.empty() && isDigit(D.Name.back()))
+      S.DigitEndedRange = true;
     auto [It, Inserted] = S.Ranges.try_emplace(D.Name, &D);
     return Inserted ? nullptr : It->second;
   }

@@ -60,7 +60,7 @@ class FunctionVerifier {
 public:
   FunctionVerifier(const Module &M, const ModuleSymbols &Syms,
                    const Function &F, DiagnosticEngine &Diags)
-      : M(M), Syms(Syms), F(F), Diags(Diags) {}
+      : M(M), Syms(Syms), F(F), Diags(Diags), Source(M.getSourceText()) {}
   void run();
 
 private:
@@ -164,6 +164,8 @@ private:
   const ModuleSymbols &Syms;
   const Function &F;
   DiagnosticEngine &Diags;
+  /// M's text, where the opcodes as written are.
+  llvm::StringRef Source;
   ScopeStack Scopes;
   /// Labels, .branchtargets and .callprototype names: function-wide.
   llvm::StringMap<const Statement *> Labels;

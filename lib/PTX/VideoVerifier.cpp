@@ -19,7 +19,11 @@ using namespace llvm;
 using namespace ptxjit::ptx;
 
 bool FunctionVerifier::isVideoShape(StringRef Shape) {
-  return Shape.find_first_of("vehqk") != StringRef::npos;
+  // A loop rather than find_first_of, which builds a 256-bit set per call:
+  // this runs for every instruction.
+  return any_of(Shape, [](char C) {
+    return C == 'v' || C == 'e' || C == 'h' || C == 'q' || C == 'k';
+  });
 }
 
 /// Whether Sel is legal where Letter stands (the first operand when

@@ -60,7 +60,7 @@ bool transforms::isSyncPoint(const ptx::Function &F, unsigned Index) {
 const SmallVector<StringRef, 4> *
 transforms::findBranchTargets(const ptx::Function &F, StringRef Table) {
   for (const Statement &S : F.Body)
-    if (S.Kind == Statement::BranchTargets && S.Name == Table)
+    if (S.Kind == Statement::BranchTargets && S.Dir.Name == Table)
       return &F.TargetLists[S.Index];
   return nullptr;
 }
@@ -86,7 +86,7 @@ Expected<PTXCFG> PTXCFG::build(const ptx::Module &M, const ptx::Function &F) {
     if ((Body[I].Kind == Statement::Label || isSyncPoint(F, I)) && I != Start)
       Close(I);
     if (Body[I].Kind == Statement::Label)
-      G.LabelToBlock[Body[I].Name] = G.Blocks.size();
+      G.LabelToBlock[Body[I].Dir.Name] = G.Blocks.size();
     if (endsBlock(Body[I]))
       Close(I + 1);
   }
@@ -112,7 +112,7 @@ Expected<PTXCFG> PTXCFG::build(const ptx::Module &M, const ptx::Function &F) {
       if (It == G.LabelToBlock.end())
         return createStringError(
             inconvertibleErrorCode(), "line %u: branch to undefined label '%s'",
-            M.getLine(Last->Location), Label.str().c_str());
+            M.getLine(Last->getLoc()), Label.str().c_str());
       return It->second;
     };
     if (!Last || !endsBlock(*Last)) {
@@ -126,7 +126,7 @@ Expected<PTXCFG> PTXCFG::build(const ptx::Module &M, const ptx::Function &F) {
       if (I.Operands.empty() || I.Operands[0].Kind != ptx::Operand::Symbol)
         return createStringError(inconvertibleErrorCode(),
                                  "line %u: bra needs a label",
-                                 M.getLine(Last->Location));
+                                 M.getLine(Last->getLoc()));
       Expected<unsigned> T = Target(I.Operands[0].Name);
       if (!T)
         return T.takeError();
@@ -143,7 +143,7 @@ Expected<PTXCFG> PTXCFG::build(const ptx::Module &M, const ptx::Function &F) {
         return createStringError(inconvertibleErrorCode(),
                                  "line %u: brx.idx needs a .branchtargets "
                                  "table",
-                                 M.getLine(Last->Location));
+                                 M.getLine(Last->getLoc()));
       for (StringRef L : *Targets) {
         Expected<unsigned> T = Target(L);
         if (!T)

@@ -213,7 +213,7 @@ const FunctionSummary &Inliner::getSummary(const ptx::Function &G) {
   for (const Statement &St : G.Body)
     if (St.Kind == Statement::Label || St.Kind == Statement::BranchTargets ||
         St.Kind == Statement::Prototype)
-      S->Locals.add(St.Name);
+      S->Locals.add(St.Dir.Name);
   for (const Statement &St : G.Body) {
     if (St.Kind != Statement::Inst)
       continue;
@@ -315,10 +315,10 @@ StringRef Inliner::rename(Renaming &R, StringRef Name) {
 Operand Inliner::renameOperand(Renaming &R, const Operand &Op) {
   Operand New = Op;
   if (!Op.Elements.empty()) {
-    Operand *Mem = Alloc.Allocate<Operand>(Op.Elements.size());
-    for (size_t K = 0; K != Op.Elements.size(); ++K)
-      new (&Mem[K]) Operand(renameOperand(R, Op.Elements[K]));
-    New.Elements = ArrayRef<Operand>(Mem, Op.Elements.size());
+    SmallVector<Operand, 4> Elements;
+    for (const Operand &E : Op.Elements)
+      Elements.push_back(renameOperand(R, E));
+    New.Elements = ptx::OperandList::create(Alloc, Elements);
   }
   if ((Op.Kind == Operand::Register || Op.Kind == Operand::Symbol ||
        Op.Kind == Operand::Address) &&
@@ -424,17 +424,14 @@ std::optional<Binding> Inliner::bind(const VariableDecl &P, const Operand &A,
 
 void Inliner::emitInst(ptx::Instruction I) {
   Statement S;
-  S.Kind = Statement::Inst;
-  S.Location = I.Loc;
   S.Instr = I;
   emit(std::move(S));
 }
 
 void Inliner::emitLabel(StringRef Name, SMLoc Loc) {
-  Statement S;
-  S.Kind = Statement::Label;
-  S.Location = Loc;
-  S.Name = Name;
+  Statement S(Statement::Label);
+  S.setLoc(Loc);
+  S.Dir.Name = Name;
   emit(std::move(S));
 }
 
@@ -443,19 +440,20 @@ void Inliner::emitCopy(const Binding &B, StringRef Local, SMLoc Loc) {
   ptx::Instruction I;
   I.Op = B.CopyOp;
   I.Loc = Loc;
-  I.Types = copyArray(ArrayRef<ScalarType>(B.CopyType));
+  I.Types = ptx::PackedArrayRef<ScalarType>::create(Alloc, B.CopyType);
   Operand Caller = *B.Arg;
   Operand Mine = Operand::named(
       B.Decl->Space == StateSpace::Param ? Operand::Address : Operand::Register,
       Local, Loc);
   if (B.CopyOp == Opcode::Mov && B.CopyWidth > 1) {
     I.VectorWidth = B.CopyWidth;
-    I.SuffixOrder = copyArray(
-        ArrayRef<SK>({ptx::Instruction::SKVector, ptx::Instruction::SKType}));
+    I.SuffixOrder = ptx::PackedArrayRef<SK>::create(
+        Alloc, {ptx::Instruction::SKVector, ptx::Instruction::SKType});
     Operand Ops[2] = {B.IsReturn ? Caller : Mine, B.IsReturn ? Mine : Caller};
     I.Operands = copyArray(ArrayRef<Operand>(Ops));
   } else if (B.CopyOp == Opcode::Mov) {
-    I.SuffixOrder = copyArray(ArrayRef<SK>(ptx::Instruction::SKType));
+    I.SuffixOrder =
+        ptx::PackedArrayRef<SK>::create(Alloc, ptx::Instruction::SKType);
     Operand Ops[2] = {B.IsReturn ? Caller : Mine, B.IsReturn ? Mine : Caller};
     I.Operands = copyArray(ArrayRef<Operand>(Ops));
   } else {
@@ -463,8 +461,8 @@ void Inliner::emitCopy(const Binding &B, StringRef Local, SMLoc Loc) {
     if (B.Decl->Space == StateSpace::Reg)
       Caller = Operand::named(Operand::Address, B.Arg->Name, B.Arg->Loc);
     I.Space = StateSpace::Param;
-    I.SuffixOrder = copyArray(
-        ArrayRef<SK>({ptx::Instruction::SKSpace, ptx::Instruction::SKType}));
+    I.SuffixOrder = ptx::PackedArrayRef<SK>::create(
+        Alloc, {ptx::Instruction::SKSpace, ptx::Instruction::SKType});
     bool ToCaller = B.IsReturn;
     const Operand &Dst = ToCaller ? Caller : Mine;
     const Operand &Src = ToCaller ? Mine : Caller;
@@ -529,9 +527,8 @@ void Inliner::emitInstance(const ptx::Instruction &Call, const ptx::Function &G,
       R.Names[B.Decl->Name] = B.Arg->Name;
   SMLoc Loc = Call.Loc;
 
-  Statement Begin;
-  Begin.Kind = Statement::ScopeBegin;
-  Begin.Location = Loc;
+  Statement Begin(Statement::ScopeBegin);
+  Begin.setLoc(Loc);
   emit(Begin);
   Scopes.emplace_back();
 
@@ -560,9 +557,8 @@ void Inliner::emitInstance(const ptx::Instruction &Call, const ptx::Function &G,
     Registers.add(V);
     if (isScoped(V.Space))
       Scopes.back()[V.Name] = {V.Space, true};
-    Statement D;
-    D.Kind = Statement::Decl;
-    D.Location = Loc;
+    Statement D(Statement::Decl);
+    D.setLoc(Loc);
     D.Index = Result.Locals.size();
     Result.Locals.push_back(std::move(V));
     emit(std::move(D));
@@ -591,9 +587,8 @@ void Inliner::emitInstance(const ptx::Instruction &Call, const ptx::Function &G,
     emitLabel(SkipLabel, Loc);
 
   Scopes.pop_back();
-  Statement End;
-  End.Kind = Statement::ScopeEnd;
-  End.Location = Loc;
+  Statement End(Statement::ScopeEnd);
+  End.setLoc(Loc);
   emit(End);
 }
 
@@ -624,7 +619,7 @@ void Inliner::emitStatement(Renaming &R, const Statement &S, unsigned Depth) {
     break;
   }
   case Statement::Label:
-    Out.Name = rename(R, S.Name);
+    Out.Dir.Name = rename(R, S.Dir.Name);
     break;
   case Statement::Decl: {
     unsigned Index = R.keepsNames() ? S.Index : R.LocalIndex[S.Index];
@@ -644,7 +639,7 @@ void Inliner::emitStatement(Renaming &R, const Statement &S, unsigned Depth) {
       Scopes.pop_back();
     break;
   case Statement::BranchTargets:
-    Out.Name = rename(R, S.Name);
+    Out.Dir.Name = rename(R, S.Dir.Name);
     if (!R.keepsNames()) {
       SmallVector<StringRef, 4> Targets;
       for (StringRef L : R.Src->TargetLists[S.Index])
@@ -654,7 +649,7 @@ void Inliner::emitStatement(Renaming &R, const Statement &S, unsigned Depth) {
     }
     break;
   case Statement::Prototype:
-    Out.Name = rename(R, S.Name);
+    Out.Dir.Name = rename(R, S.Dir.Name);
     if (!R.keepsNames()) {
       Out.Index = Result.Prototypes.size();
       Result.Prototypes.push_back(R.Src->Prototypes[S.Index]);

@@ -14,13 +14,12 @@ Operand transforms::rewriteOperand(const Operand &Op, BumpPtrAllocator &Alloc,
   if (Op.Kind != Operand::Vector && Op.Kind != Operand::PredPair)
     return Leaf(Op, Changed);
   Operand New = Op;
-  Operand *Mem = Alloc.Allocate<Operand>(Op.Elements.size());
+  SmallVector<Operand, 4> Elements;
   bool ElementChanged = false;
-  for (size_t K = 0; K != Op.Elements.size(); ++K)
-    new (&Mem[K])
-        Operand(rewriteOperand(Op.Elements[K], Alloc, ElementChanged, Leaf));
+  for (const Operand &E : Op.Elements)
+    Elements.push_back(rewriteOperand(E, Alloc, ElementChanged, Leaf));
   if (ElementChanged)
-    New.Elements = ArrayRef<Operand>(Mem, Op.Elements.size());
+    New.Elements = ptx::OperandList::create(Alloc, Elements);
   Changed |= ElementChanged;
   return New;
 }

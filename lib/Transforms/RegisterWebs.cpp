@@ -220,10 +220,10 @@ ptx::Function transforms::splitRegisterWebs(const ptx::Function &F,
       [&](const Operand &Op, unsigned S, bool IsDef) {
         Operand New = Op;
         if (!Op.Elements.empty()) {
-          Operand *Mem = Alloc.Allocate<Operand>(Op.Elements.size());
-          for (unsigned K = 0; K != Op.Elements.size(); ++K)
-            new (&Mem[K]) Operand(Rename(Op.Elements[K], S, IsDef));
-          New.Elements = ArrayRef<Operand>(Mem, Op.Elements.size());
+          SmallVector<Operand, 4> Elements;
+          for (const Operand &E : Op.Elements)
+            Elements.push_back(Rename(E, S, IsDef));
+          New.Elements = ptx::OperandList::create(Alloc, Elements);
           return New;
         }
         if (Op.Name.empty())

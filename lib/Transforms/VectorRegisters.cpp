@@ -64,18 +64,18 @@ Operand VectorSplitter::rewriteLeaf(const Operand &Op, bool &Changed) {
     return New;
   }
   // The whole vector, where an instruction's vector data stands.
-  Operand *Elts = Alloc.Allocate<Operand>(R->VectorWidth);
+  SmallVector<Operand, 8> Elts;
   for (unsigned K = 0; K != R->VectorWidth; ++K) {
     Operand E;
     E.Loc = Op.Loc;
     E.Kind = Operand::Register;
     E.Name = getComponent(*R, K);
-    new (&Elts[K]) Operand(E);
+    Elts.push_back(E);
   }
   New = Operand();
   New.Loc = Op.Loc;
   New.Kind = Operand::Vector;
-  New.Elements = ArrayRef<Operand>(Elts, R->VectorWidth);
+  New.Elements = ptx::OperandList::create(Alloc, Elts);
   return New;
 }
 

@@ -31,10 +31,11 @@ TEST(InstructionRulesTest, LegalTypes) {
 
 Instruction make(Opcode Op, llvm::ArrayRef<ScalarType> Types,
                  llvm::ArrayRef<Modifier> Mods) {
+  static llvm::BumpPtrAllocator Alloc;
   Instruction I;
   I.Op = Op;
-  I.Types = Types;
-  I.Modifiers = Mods;
+  I.Types = PackedArrayRef<ScalarType>::create(Alloc, Types);
+  I.Modifiers = PackedArrayRef<Modifier>::create(Alloc, Mods);
   return I;
 }
 

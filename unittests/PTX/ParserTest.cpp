@@ -275,13 +275,13 @@ TEST_F(ParserTest, TwoWordOpcodes) {
   EXPECT_EQ(Cp.Modifiers[0], Modifier::Ca);
 
   EXPECT_EQ(F.Body[1].Kind, Statement::BranchTargets);
-  EXPECT_EQ(F.Body[1].Name, "$L_brx_0");
+  EXPECT_EQ(F.Body[1].Dir.Name, "$L_brx_0");
   ASSERT_EQ(F.TargetLists.size(), 1u);
   ASSERT_EQ(F.TargetLists[0].size(), 2u);
   EXPECT_EQ(F.TargetLists[0][1], "$L2");
   EXPECT_EQ(F.Body[2].Instr.Op, Opcode::BrxIdx);
   EXPECT_EQ(F.Body[3].Kind, Statement::Label);
-  EXPECT_EQ(F.Body[3].Name, "$L1");
+  EXPECT_EQ(F.Body[3].Dir.Name, "$L1");
 }
 
 TEST_F(ParserTest, CallOperandLayout) {
@@ -303,7 +303,7 @@ TEST_F(ParserTest, CallOperandLayout) {
   EXPECT_EQ(Direct.Operands[3].Name, "param1");
 
   EXPECT_EQ(F.Body[1].Kind, Statement::Prototype);
-  EXPECT_EQ(F.Body[1].Name, "proto");
+  EXPECT_EQ(F.Body[1].Dir.Name, "proto");
   ASSERT_EQ(F.Prototypes.size(), 1u);
   EXPECT_EQ(F.Prototypes[0].Returns.size(), 1u);
   ASSERT_EQ(F.Prototypes[0].Params.size(), 2u);
@@ -332,12 +332,13 @@ TEST_F(ParserTest, LocPragmaAndScopes) {
   ASSERT_EQ(F.Body.size(), 5u);
   const Statement &Loc = F.Body[0];
   EXPECT_EQ(Loc.Kind, Statement::Loc);
-  EXPECT_EQ(Loc.LocFile, 1u);
-  EXPECT_EQ(Loc.LocLine, 10u);
-  EXPECT_EQ(Loc.LocColumn, 29u);
-  EXPECT_EQ(Loc.Text, ", function_name $L__info_string1, inlined_at 1 20 5");
+  EXPECT_EQ(Loc.Dir.LocFile, 1u);
+  EXPECT_EQ(Loc.Dir.LocLine, 10u);
+  EXPECT_EQ(Loc.Dir.LocColumn, 29u);
+  EXPECT_EQ(Loc.Dir.Text,
+            ", function_name $L__info_string1, inlined_at 1 20 5");
   EXPECT_EQ(F.Body[1].Kind, Statement::Pragma);
-  EXPECT_EQ(F.Body[1].Text, "nounroll");
+  EXPECT_EQ(F.Body[1].Dir.Text, "nounroll");
   EXPECT_EQ(F.Body[2].Kind, Statement::ScopeBegin);
   EXPECT_EQ(F.Body[3].Kind, Statement::Decl);
   EXPECT_EQ(F.Body[4].Kind, Statement::ScopeEnd);

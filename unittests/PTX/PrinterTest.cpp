@@ -71,14 +71,15 @@ TEST(PrinterTest, RegistersSymbolsAndAddresses) {
 TEST(PrinterTest, VectorsAndPairs) {
   Operand Elements[] = {named(Operand::Register, "%f1"), imm(Operand::Sink, 0),
                         named(Operand::Register, "%f2")};
+  BumpPtrAllocator Alloc;
   Operand Vec = imm(Operand::Vector, 0);
-  Vec.Elements = Elements;
+  Vec.Elements = OperandList::create(Alloc, Elements);
   EXPECT_EQ(print(Vec), "{%f1, _, %f2}");
 
   Operand Pair[] = {named(Operand::Register, "%r1"),
                     named(Operand::Register, "%p1")};
   Operand PP = imm(Operand::PredPair, 0);
-  PP.Elements = Pair;
+  PP.Elements = OperandList::create(Alloc, Pair);
   EXPECT_EQ(print(PP), "%r1|%p1");
 }
 
@@ -111,11 +112,12 @@ TEST(PrinterTest, HandBuiltInstruction) {
   Modifier Mods[] = {Modifier::Relaxed, Modifier::Gpu};
   Operand Ops[] = {named(Operand::Register, "%r1"),
                    named(Operand::Address, "%rd1", 4)};
+  BumpPtrAllocator Alloc;
   Instruction I;
   I.Op = Opcode::Ld;
   I.Space = StateSpace::Global;
-  I.Types = Types;
-  I.Modifiers = Mods;
+  I.Types = PackedArrayRef<ScalarType>::create(Alloc, Types);
+  I.Modifiers = PackedArrayRef<Modifier>::create(Alloc, Mods);
   I.Operands = Ops;
   EXPECT_EQ(print(I), "ld.relaxed.gpu.global.u32 \t%r1, [%rd1+4];");
 }

@@ -92,7 +92,6 @@ TEST(PipelineTest, ErrorsOfTheCFGArePassedOn) {
   ptx::Operand Target = ptx::Operand::named(ptx::Operand::Symbol, "nowhere");
   Bra.Operands = ArrayRef<ptx::Operand>(&Target, 1);
   ptx::Statement S;
-  S.Kind = ptx::Statement::Inst;
   S.Instr = Bra;
   K.Body.insert(K.Body.begin(), S);
   BumpPtrAllocator Alloc;

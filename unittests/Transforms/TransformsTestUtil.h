@@ -43,7 +43,7 @@ inline std::string printInstructions(const ptx::Function &F) {
   llvm::raw_string_ostream OS(S);
   for (const ptx::Statement &St : F.Body) {
     if (St.Kind == ptx::Statement::Label)
-      OS << St.Name << ":\n";
+      OS << St.Dir.Name << ":\n";
     if (St.Kind != ptx::Statement::Inst)
       continue;
     ptx::printInstruction(St.Instr, OS);

@@ -3,8 +3,10 @@
 // Nodes are plain structs owned by a Module. Names are StringRefs into the
 // source buffer (or into the module's allocator), and operand lists live in
 // the module's BumpPtrAllocator, so a parsed module costs a small multiple of
-// its text. Locations are llvm::SMLoc pointers into the buffer; the module's
-// SourceMgr turns them into lines and columns.
+// its text (about 6x for nvcc's output, most of it the statements, 80 bytes
+// each, and their operands, 48 bytes each: bench/README.md). Locations are
+// llvm::SMLoc pointers into the buffer; the module's SourceMgr turns them
+// into lines and columns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,9 +19,12 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/SMLoc.h"
+#include <cassert>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace llvm {
@@ -54,7 +59,88 @@ private:
   uint16_t Bits = 0;
 };
 
-/// One instruction operand.
+/// A short immutable array behind one pointer, in an allocator (the
+/// module's): the length precedes the elements. The suffix lists of an
+/// instruction (usually a few bytes each, and shared by the instructions
+/// that repeat them) take 8 bytes each this way instead of an ArrayRef's 16.
+template <typename T> class PackedArrayRef {
+  static_assert(alignof(T) <= alignof(uint32_t) &&
+                    std::is_trivially_copyable<T>::value,
+                "small trivial elements only");
+
+public:
+  PackedArrayRef() = default;
+  /// Copies Elements into Alloc; empty without any.
+  static PackedArrayRef create(llvm::BumpPtrAllocator &Alloc,
+                               llvm::ArrayRef<T> Elements) {
+    PackedArrayRef A;
+    if (Elements.empty())
+      return A;
+    void *Mem = Alloc.Allocate(sizeof(uint32_t) + Elements.size() * sizeof(T),
+                               alignof(uint32_t));
+    uint32_t *Size = new (Mem) uint32_t(Elements.size());
+    std::uninitialized_copy(Elements.begin(), Elements.end(),
+                            reinterpret_cast<T *>(Size + 1));
+    A.Size = Size;
+    return A;
+  }
+
+  const T *data() const {
+    return Size ? reinterpret_cast<const T *>(Size + 1) : nullptr;
+  }
+  size_t size() const { return Size ? *Size : 0; }
+  bool empty() const { return !Size; }
+  const T *begin() const { return data(); }
+  const T *end() const { return data() + size(); }
+  const T &operator[](size_t I) const {
+    assert(I < size() && "PackedArrayRef index out of range");
+    return data()[I];
+  }
+  const T &front() const { return (*this)[0]; }
+  const T &back() const { return (*this)[size() - 1]; }
+  operator llvm::ArrayRef<T>() const { return {data(), size()}; }
+
+private:
+  const uint32_t *Size = nullptr;
+};
+
+struct Operand;
+
+/// The elements of a Vector or PredPair operand, and the sampler of a
+/// texture Address ([tex, smp, {...}]): rare, so an Operand keeps them
+/// behind one pointer to a block in an allocator (the module's), where the
+/// elements follow a small header. Reads like an ArrayRef<Operand>; an
+/// empty list has no block, or a block that carries only a sampler.
+class OperandList {
+public:
+  OperandList() = default;
+  /// Copies Elements (and Sampler) into a block of Alloc; empty without
+  /// either.
+  static OperandList create(llvm::BumpPtrAllocator &Alloc,
+                            llvm::ArrayRef<Operand> Elements,
+                            llvm::StringRef Sampler = {});
+
+  inline const Operand *data() const;
+  size_t size() const { return B ? B->Size : 0; }
+  bool empty() const { return size() == 0; }
+  const Operand *begin() const { return data(); }
+  inline const Operand *end() const;
+  inline const Operand &operator[](size_t I) const;
+  const Operand &front() const { return (*this)[0]; }
+  const Operand &back() const { return (*this)[size() - 1]; }
+  inline operator llvm::ArrayRef<Operand>() const;
+  llvm::StringRef getSampler() const { return B ? B->Sampler : ""; }
+
+private:
+  struct alignas(8) Block {
+    llvm::StringRef Sampler;
+    size_t Size;
+  };
+  const Block *B = nullptr;
+};
+
+/// One instruction operand. 48 bytes: the parser makes about three per
+/// instruction, so they are most of a module's memory.
 struct Operand {
   enum KindTy : uint8_t {
     Register,  ///< %r1, %tid.x (Name "%tid", Component 'x'), !%p (Negated)
@@ -78,11 +164,19 @@ struct Operand {
   VideoSelector Selector; ///< %r1.b0, %r1.h10, %r1.b7654 (video instructions)
   llvm::SMLoc Loc;
   llvm::StringRef Name; ///< register or symbol name; Address base
+  int64_t Value = 0;    ///< IntImm value, FP bits, or Symbol/Address offset
+  OperandList Elements; ///< Vector elements; PredPair: 2 regs
+
   /// Address of tex and tld4 in independent texturing mode: the sampler
   /// named after the texture, [tex, smp, {...}]; empty otherwise.
-  llvm::StringRef Sampler;
-  int64_t Value = 0; ///< IntImm value, FP bits, or Symbol/Address offset
-  llvm::ArrayRef<Operand> Elements; ///< Vector elements; PredPair: 2 regs
+  llvm::StringRef getSampler() const {
+    return Kind == Address ? Elements.getSampler() : "";
+  }
+  /// Sets an Address's sampler (its block in Alloc).
+  void setSampler(llvm::StringRef Sampler, llvm::BumpPtrAllocator &Alloc) {
+    assert(Kind == Address && "only an address has a sampler");
+    Elements = OperandList::create(Alloc, {}, Sampler);
+  }
 
   /// A Register, Symbol or Address operand naming Name, as the code
   /// generator builds them.
@@ -100,27 +194,43 @@ struct Operand {
   }
 };
 
+const Operand *OperandList::data() const {
+  return B ? reinterpret_cast<const Operand *>(B + 1) : nullptr;
+}
+
+const Operand *OperandList::end() const { return data() + size(); }
+
+const Operand &OperandList::operator[](size_t I) const {
+  assert(I < size() && "OperandList index out of range");
+  return data()[I];
+}
+
+OperandList::operator llvm::ArrayRef<Operand>() const {
+  return {data(), size()};
+}
+
 /// An instruction as written: guard, opcode, dot-suffixes and operands.
+/// The one-byte fields come first, so that there is no padding.
 struct Instruction {
   Opcode Op = Opcode::Mov;
-  llvm::SMLoc Loc;
-  llvm::StringRef GuardPredicate; ///< empty if unguarded
   bool GuardNegated = false;
   uint8_t VectorWidth = 1;              ///< .v2 / .v4 / .v8
   StateSpace Space = StateSpace::None;  ///< ld.global, cvta.to.shared, ...
   StateSpace Space2 = StateSpace::None; ///< cp.async.ca.shared.global: .global
-  llvm::ArrayRef<ScalarType> Types;     ///< in source order
-  llvm::ArrayRef<Modifier> Modifiers;   ///< in source order
-  llvm::ArrayRef<Operand> Operands;
   /// call only: return operands, callee and arguments are in Operands as
   /// [returns..., callee, args..., prototype?]; these count them.
   uint8_t NumCallReturns = 0;
   uint8_t NumCallArgs = 0;
   bool HasCallPrototype = false;
+  llvm::SMLoc Loc;
+  llvm::StringRef GuardPredicate;     ///< empty if unguarded
+  PackedArrayRef<ScalarType> Types;   ///< in source order
+  PackedArrayRef<Modifier> Modifiers; ///< in source order
+  llvm::ArrayRef<Operand> Operands;
   /// Order of the dot-suffixes as written (for the printer): each entry tags
   /// the next item of Types, Modifiers, Space or VectorWidth.
   enum SuffixKind : uint8_t { SKType, SKModifier, SKSpace, SKVector };
-  llvm::ArrayRef<SuffixKind> SuffixOrder;
+  PackedArrayRef<SuffixKind> SuffixOrder;
 
   bool hasModifier(Modifier M) const;
   /// The comparison of setp, set and the like (.lt, .ltu, ...): the first
@@ -161,6 +271,7 @@ struct SamplerField {
 };
 
 /// A variable, parameter or register declaration.
+/// (The one-byte fields are together, so that there is little padding.)
 struct VariableDecl {
   llvm::SMLoc Loc;
   StateSpace Space = StateSpace::None;
@@ -168,28 +279,28 @@ struct VariableDecl {
   ScalarType Type = ScalarType::None;
   uint8_t VectorWidth = 1; ///< .v2 / .v4
   uint32_t Align = 0;      ///< 0 if not given
-  llvm::StringRef Name;
-  /// Array dimensions; 0 for an unsized dimension ("[]").
-  llvm::SmallVector<uint64_t, 1> Dims;
   /// %r<100>: declares %r0 ... %r99.
   bool IsRange = false;
-  uint32_t RangeCount = 0;
   /// Kernel parameter attributes: .ptr [.space] [.align N].
   bool IsPtr = false;
   StateSpace PtrSpace = StateSpace::None;
-  uint32_t PtrAlign = 0;
   /// .attribute(.managed): a __managed__ variable, reachable from the host.
   bool IsManaged = false;
   /// .texref, .samplerref, .surfref (Type is then .b64).
   OpaqueKind Opaque = OpaqueKind::None;
   bool HasInitializer = false;
+  /// Several names in one declaration (".reg .b32 %a, %b;") become several
+  /// decls; this is set on all but the first so the printer keeps the line.
+  bool ContinuesPrevious = false;
+  uint32_t RangeCount = 0; ///< IsRange
+  uint32_t PtrAlign = 0;   ///< IsPtr
+  llvm::StringRef Name;
+  /// Array dimensions; 0 for an unsized dimension ("[]").
+  llvm::SmallVector<uint64_t, 1> Dims;
   Initializer Init;
   /// The fields of an opaque variable's initializer (HasInitializer set,
   /// Init unused).
   llvm::SmallVector<SamplerField, 0> SamplerFields;
-  /// Several names in one declaration (".reg .b32 %a, %b;") become several
-  /// decls; this is set on all but the first so the printer keeps the line.
-  bool ContinuesPrevious = false;
 
   /// Size in bytes of one element (vector width included).
   uint64_t getElementSize() const;
@@ -210,26 +321,49 @@ struct CallPrototype {
   bool NoReturn = false;
 };
 
-/// One statement inside a function body.
+/// What a statement that is not an instruction holds.
+struct DirectiveInfo {
+  llvm::SMLoc Loc;
+  llvm::StringRef Name; ///< Label, BranchTargets, Prototype
+  llvm::StringRef Text; ///< Pragma; Loc: the rest of the line, verbatim
+  unsigned LocFile = 0, LocLine = 0, LocColumn = 0; ///< Loc
+};
+
+/// One statement inside a function body. Instructions are most statements,
+/// and the other kinds share their storage: Instr is valid only in an Inst,
+/// Dir only in the others (80 bytes in all).
 struct Statement {
   enum KindTy : uint8_t {
     Inst,          ///< Instr
-    Label,         ///< Name:
+    Label,         ///< Dir.Name:
     Decl,          ///< Function::Locals[Index] (.reg/.local/.shared/.param)
     ScopeBegin,    ///< {
     ScopeEnd,      ///< }
-    Pragma,        ///< .pragma "Text";
-    Loc,           ///< .loc File Line Column (Text keeps the rest verbatim)
-    BranchTargets, ///< Name: .branchtargets Function::TargetLists[Index];
-    Prototype,     ///< Name: .callprototype Function::Prototypes[Index]
+    Pragma,        ///< .pragma "Dir.Text";
+    Loc,           ///< .loc File Line Column (Dir.Text keeps the rest)
+    BranchTargets, ///< Dir.Name: .branchtargets Function::TargetLists[Index];
+    Prototype,     ///< Dir.Name: .callprototype Function::Prototypes[Index]
   };
-  KindTy Kind;
-  llvm::SMLoc Location;
-  llvm::StringRef Name;
-  llvm::StringRef Text;
+
+  /// An instruction statement; set Kind (and Dir) for the others.
+  Statement() : Instr() {}
+  explicit Statement(KindTy K) : Kind(K) {
+    if (K == Inst)
+      new (&Instr) Instruction();
+    else
+      new (&Dir) DirectiveInfo();
+  }
+
+  /// Where the statement starts: Instr.Loc or Dir.Loc.
+  llvm::SMLoc getLoc() const { return Kind == Inst ? Instr.Loc : Dir.Loc; }
+  void setLoc(llvm::SMLoc L) { (Kind == Inst ? Instr.Loc : Dir.Loc) = L; }
+
+  KindTy Kind = Inst;
   unsigned Index = 0;
-  unsigned LocFile = 0, LocLine = 0, LocColumn = 0;
-  Instruction Instr;
+  union {
+    Instruction Instr;
+    DirectiveInfo Dir;
+  };
 };
 
 struct Function {

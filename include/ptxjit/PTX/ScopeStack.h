@@ -41,6 +41,9 @@ private:
     llvm::StringMap<const VariableDecl *> Names;
     /// %r<N> declarations by prefix ("%r").
     llvm::StringMap<const VariableDecl *> Ranges;
+    /// Whether a prefix in Ranges ends in a digit (%r1<8>); if none does, a
+    /// name has one split to try.
+    bool DigitEndedRange = false;
   };
   static const VariableDecl *lookupIn(const Scope &S, llvm::StringRef Name);
   std::vector<Scope> Scopes;
