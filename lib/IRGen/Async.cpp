@@ -193,6 +193,39 @@ static BulkReduction bulkReduction(const ptx::Instruction &I) {
   return BulkReduction::None;
 }
 
+/// A copy into shared memory's mbarrier (operand 3) and, with
+/// .multicast::cluster, its CTA mask (operand 4; 0 when absent, which the
+/// runtime reads as "no multicast").
+static Error readCompletion(FunctionLowering &FL, const ptx::Instruction &I,
+                            Value *&MBar, Value *&CTAMask) {
+  Expected<LaneValue> M =
+      FL.getAddress(I.Operands[3], StateSpace::SharedCluster);
+  if (!M)
+    return M.takeError();
+  MBar = M->V;
+  if (I.hasModifier(Modifier::MulticastCluster) && I.Operands.size() >= 5) {
+    Expected<LaneValue> C = FL.read(I.Operands[4], ScalarType::U32);
+    if (!C)
+      return C.takeError();
+    CTAMask = C->V;
+  }
+  return Error::success();
+}
+
+/// The lanes that copy: all running ones, less, for a multicast, those
+/// whose CTA mask is zero (a copy to nowhere).
+static Value *copyingLanes(FunctionLowering &FL, const ptx::Instruction &I,
+                           Value *CTAMask) {
+  IRBuilder<> &B = FL.B;
+  Value *Mask = FL.getInstMask();
+  if (!I.hasModifier(Modifier::MulticastCluster))
+    return Mask;
+  return B.CreateAnd(Mask,
+                     B.CreateBitCast(B.CreateICmpNE(FL.widen(CTAMask),
+                                                    FL.splat(B.getInt32(0))),
+                                     B.getInt32Ty()));
+}
+
 static Error lowerBulkCopy(FunctionLowering &FL, const ptx::Instruction &I,
                            Value *RuntimeArg) {
   IRBuilder<> &B = FL.B;
@@ -217,26 +250,10 @@ static Error lowerBulkCopy(FunctionLowering &FL, const ptx::Instruction &I,
   if (!Size)
     return Size.takeError();
   Value *MBar = B.getInt64(0), *CTAMask = B.getInt32(0);
-  if (I.Operands.size() >= 4 && I.Operands[3].Kind == Operand::Address) {
-    Expected<LaneValue> M =
-        FL.getAddress(I.Operands[3], StateSpace::SharedCluster);
-    if (!M)
-      return M.takeError();
-    MBar = M->V;
-    if (I.hasModifier(Modifier::MulticastCluster) && I.Operands.size() >= 5) {
-      Expected<LaneValue> C = FL.read(I.Operands[4], ScalarType::U32);
-      if (!C)
-        return C.takeError();
-      // A zero mask copies nowhere; the runtime reads 0 as "no multicast".
-      CTAMask = C->V;
-    }
-  }
-  Value *Mask = FL.getInstMask();
-  if (I.hasModifier(Modifier::MulticastCluster))
-    Mask = B.CreateAnd(Mask,
-                       B.CreateBitCast(B.CreateICmpNE(FL.widen(CTAMask),
-                                                      FL.splat(B.getInt32(0))),
-                                       B.getInt32Ty()));
+  if (I.Operands.size() >= 4 && I.Operands[3].Kind == Operand::Address)
+    if (Error E = readCompletion(FL, I, MBar, CTAMask))
+      return E;
+  Value *Mask = copyingLanes(FL, I, CTAMask);
   ifAnyLane(FL, Mask, [&] {
     B.CreateCall(FL.ML.getRuntimeFunction(RuntimeEntry::BulkCopy),
                  {RuntimeArg, B.getInt32(Op), Mask, laneArray(FL, Dst->V),
@@ -323,26 +340,12 @@ static Error lowerTensorCopy(FunctionLowering &FL, const ptx::Instruction &I,
   }
   Value *MBar = B.getInt64(0), *CTAMask = B.getInt32(0);
   if (!ToGlobal) {
-    Expected<LaneValue> M =
-        FL.getAddress(I.Operands[3], StateSpace::SharedCluster);
-    if (!M)
-      return M.takeError();
-    MBar = M->V;
-    if (I.hasModifier(Modifier::MulticastCluster)) {
-      if (I.Operands.size() < 5)
-        return FL.error(I, ".multicast::cluster needs a CTA mask");
-      Expected<LaneValue> C = FL.read(I.Operands[4], ScalarType::U32);
-      if (!C)
-        return C.takeError();
-      CTAMask = C->V;
-    }
+    if (I.hasModifier(Modifier::MulticastCluster) && I.Operands.size() < 5)
+      return FL.error(I, ".multicast::cluster needs a CTA mask");
+    if (Error E = readCompletion(FL, I, MBar, CTAMask))
+      return E;
   }
-  Value *Mask = FL.getInstMask();
-  if (I.hasModifier(Modifier::MulticastCluster))
-    Mask = B.CreateAnd(Mask,
-                       B.CreateBitCast(B.CreateICmpNE(FL.widen(CTAMask),
-                                                      FL.splat(B.getInt32(0))),
-                                       B.getInt32Ty()));
+  Value *Mask = copyingLanes(FL, I, CTAMask);
   uint32_t Op =
       uint32_t(ToGlobal ? TensorCopyOp::ToGlobal : TensorCopyOp::ToShared) |
       Rank << 8;

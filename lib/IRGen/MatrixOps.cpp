@@ -181,21 +181,13 @@ Error MatrixLowering::lowerMultiply() {
                                              : RHM_NearestEven;
   Value *Buffers[4];
   for (MatrixRole R : {MatrixRole::A, MatrixRole::B, MatrixRole::C}) {
-    FragmentShape FS = ptx::getFragmentShape(F, R);
-    bool Wide = FS.RegisterType == ScalarType::F64;
-    AllocaInst *Buf = fragmentBuffer(FS);
-    const Operand &Src = I.Operands[ptx::getFragmentOperand(F, R)];
-    for (unsigned K = 0; K != FS.NumRegisters; ++K) {
-      Expected<Value *> V = readRegister(Src, K, Wide);
-      if (!V)
-        return V.takeError();
-      B.CreateStore(
-          *V, B.CreateConstInBoundsGEP2_32(Buf->getAllocatedType(), Buf, 0, K));
-    }
-    Buffers[unsigned(R)] = Buf;
+    Expected<AllocaInst *> Buf = storeFragment(
+        I.Operands[ptx::getFragmentOperand(F, R)], ptx::getFragmentShape(F, R));
+    if (!Buf)
+      return Buf.takeError();
+    Buffers[unsigned(R)] = *Buf;
   }
   FragmentShape DS = ptx::getFragmentShape(F, MatrixRole::D);
-  bool WideD = DS.RegisterType == ScalarType::F64;
   AllocaInst *DBuf = fragmentBuffer(DS);
   if (F.Sparse) {
     // The metadata e: one register (or a constant) per lane.
@@ -213,15 +205,8 @@ Error MatrixLowering::lowerMultiply() {
         FL.ML.getRuntimeFunction(RuntimeEntry::MatrixMultiply),
         {B.getInt64(Op.encode()), DBuf, Buffers[0], Buffers[1], Buffers[2]});
   }
-  Type *DReg = FL.getVectorType(WideD ? B.getInt64Ty() : B.getInt32Ty());
-  const Operand &Dst = I.Operands[ptx::getFragmentOperand(F, MatrixRole::D)];
-  for (unsigned K = 0; K != DS.NumRegisters; ++K) {
-    Value *V = B.CreateLoad(DReg, B.CreateConstInBoundsGEP2_32(
-                                      DBuf->getAllocatedType(), DBuf, 0, K));
-    if (Error E = writeRegister(Dst, K, V, WideD))
-      return E;
-  }
-  return Error::success();
+  return loadFragment(I.Operands[ptx::getFragmentOperand(F, MatrixRole::D)], DS,
+                      DBuf);
 }
 
 Error MatrixLowering::lowerWmmaMemory() {
