@@ -39,6 +39,7 @@
 #include <vector>
 
 using namespace ptxjit;
+using runtime::FragmentPlan;
 
 namespace {
 
@@ -151,67 +152,6 @@ bool isFloatElement(MatrixElement E) {
   return E == ME_F16 || E == ME_BF16 || E == ME_TF32 || E == ME_F32 ||
          E == ME_E4M3 || E == ME_E5M2;
 }
-
-/// Where the elements of a fragment go: slot S = (R * 32 + L) * Per + J
-/// (element J of register R in lane L) holds the element's index in its
-/// matrix array (batch-major, then row-major), or NoElement for a repeat.
-struct FragmentPlan {
-  static constexpr uint16_t NoElement = 0xffff;
-  unsigned Registers = 0, Per = 1, Bits = 32;
-  std::vector<uint16_t> Index;
-
-  explicit FragmentPlan(const MatrixFragment &F)
-      : Registers(F.getRegisters()), Per(F.getElementsPerRegister()),
-        Bits(getMatrixElementBits(F.Element)),
-        Index(Registers * Lanes * Per, NoElement) {
-    unsigned Rows = F.getRows(), Cols = F.getCols();
-    for (unsigned L = 0; L != Lanes; ++L)
-      for (unsigned I = 0, E = F.getDistinctElements(); I != E; ++I) {
-        MatrixCoord At = getFragmentCoord(F, L, I);
-        Index[((I / Per) * Lanes + L) * Per + I % Per] =
-            uint16_t((At.Batch * Rows + At.Row) * Cols + At.Col);
-      }
-  }
-
-  /// Out[index] = ToValue(element bits) for each element of Frag.
-  template <typename T, typename Convert>
-  void unpack(const void *Frag, T *Out, Convert ToValue) const {
-    const char *Base = static_cast<const char *>(Frag);
-    uint32_t Mask = Bits >= 32 ? ~0u : (1u << Bits) - 1;
-    for (unsigned S = 0, E = Registers * Lanes; S != E; ++S) {
-      const uint16_t *Idx = &Index[S * Per];
-      if (Bits == 64) {
-        uint64_t Reg;
-        std::memcpy(&Reg, Base + S * 8, 8);
-        Out[Idx[0]] = ToValue(Reg);
-        continue;
-      }
-      uint32_t Reg;
-      std::memcpy(&Reg, Base + S * 4, 4);
-      for (unsigned J = 0; J != Per; ++J)
-        if (Idx[J] != NoElement)
-          Out[Idx[J]] = ToValue(Reg >> (J * Bits) & Mask);
-    }
-  }
-
-  /// The registers of Frag from In[index], each element ToBits(value).
-  template <typename T, typename Convert>
-  void pack(void *Frag, const T *In, Convert ToBits) const {
-    char *Base = static_cast<char *>(Frag);
-    for (unsigned S = 0, E = Registers * Lanes; S != E; ++S) {
-      const uint16_t *Idx = &Index[S * Per];
-      if (Bits == 64) {
-        uint64_t Reg = ToBits(In[Idx[0]]);
-        std::memcpy(Base + S * 8, &Reg, 8);
-        continue;
-      }
-      uint32_t Reg = 0;
-      for (unsigned J = 0; J != Per; ++J)
-        Reg |= uint32_t(ToBits(In[Idx[J]])) << (J * Bits);
-      std::memcpy(Base + S * 4, &Reg, 4);
-    }
-  }
-};
 
 /// mma.sp: Dense (M x K, row-major) from Packed (M x K/2) and the warp's
 /// metadata registers E. Field (i0 | i1 << 2) of a chunk places its first

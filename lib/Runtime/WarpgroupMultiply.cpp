@@ -3,12 +3,12 @@
 // A warpgroup's four warps each own 16 rows of D and of A, and all read the
 // whole of B, so each warp computes its own rows when it reaches the
 // instruction: D[16 x N] = A[16 x K] * B[K x N] + D, as N/8 mma .m16n8
-// tiles with mma's arithmetic (MatrixArithmetic.h). A comes from the warp's
-// registers (mma's A layout) or, like B, from shared memory through a
-// matrix descriptor (MatrixDescriptor.h). The products are complete when
-// the call returns, which the ISA allows: the registers and shared memory
-// an mma_async uses may not be touched until wgmma.wait_group says it is
-// done.
+// tiles with mma's arithmetic and fragment plans (MatrixArithmetic.h). A
+// comes from the warp's registers (mma's A layout) or, like B, from shared
+// memory through a matrix descriptor (MatrixDescriptor.h). The products are
+// complete when the call returns, which the ISA allows: the registers and
+// shared memory an mma_async uses may not be touched until wgmma.wait_group
+// says it is done.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,15 +19,18 @@
 #include "ptxjit/Runtime/CTAScheduler.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
 #include <cstring>
 #include <memory>
+#include <unordered_map>
 
 using namespace ptxjit;
 using namespace llvm;
+using runtime::FragmentPlan;
 
 namespace {
 
-constexpr unsigned Lanes = 32, Rows = 16;
+constexpr unsigned Rows = 16;
 constexpr unsigned MaxN = 256, MaxK = 256;
 
 /// A matrix in shared memory, read element by element.
@@ -75,6 +78,7 @@ private:
 struct Workspace {
   uint32_t A[Rows * MaxK], B[MaxK * MaxN];
   float XA[Rows * MaxK], XB[MaxK * MaxN], XC[Rows * MaxN];
+  int32_t IC[Rows * MaxN];
 };
 
 Workspace &getWorkspace() {
@@ -89,18 +93,20 @@ Error wgmmaError(uint32_t Line, const Twine &Why) {
       formatv("wgmma.mma_async (line {0}): {1}", Line, Why.str()).str());
 }
 
-/// Unpacks the warp's A registers (mma's A layout of 16 rows).
-void unpackRegisters(const WarpgroupMultiply &Op, const uint32_t *Regs,
-                     uint32_t *A) {
-  MatrixFragment F{MF_Mma, MR_A, Op.A, true, Rows, 8, Op.K};
-  unsigned Bits = getMatrixElementBits(Op.A), Per = 32 / Bits;
-  uint32_t Mask = Bits == 32 ? ~0u : (1u << Bits) - 1;
-  for (unsigned L = 0; L != Lanes; ++L)
-    for (unsigned I = 0, E = F.getDistinctElements(); I != E; ++I) {
-      MatrixCoord At = getFragmentCoord(F, L, I);
-      uint32_t Reg = Regs[I / Per * Lanes + L];
-      A[At.Row * Op.K + At.Col] = Reg >> (I % Per * Bits) & Mask;
-    }
+/// The fragment plans of an encoded operation (its A registers and its
+/// accumulators), made on first use in each thread.
+struct Plans {
+  FragmentPlan A, D;
+  explicit Plans(const WarpgroupMultiply &Op)
+      : A(getWarpgroupA(Op)), D(getWarpgroupAccumulators(Op)) {}
+};
+
+const Plans &getPlans(uint64_t Code) {
+  thread_local std::unordered_map<uint64_t, std::unique_ptr<Plans>> Cache;
+  std::unique_ptr<Plans> &P = Cache[Code];
+  if (!P)
+    P = std::make_unique<Plans>(WarpgroupMultiply::decode(Code));
+  return *P;
 }
 
 /// Reads the rows of A (RowBase on) and all of B from shared memory.
@@ -131,34 +137,19 @@ Error readShared(const WarpgroupMultiply &Op, const char *Shared,
   return ReadAll(BDesc, Op.B, Op.TransB, Op.N, 0, X.B, /*RowIsMN=*/false, "B");
 }
 
-/// The accumulators: element (row, column) of lane L's register I.
-template <typename Fn> void forEachAccumulator(unsigned N, Fn F) {
-  for (unsigned L = 0; L != Lanes; ++L)
-    for (unsigned I = 0; I != N / 2; ++I) {
-      MatrixCoord At = getWarpgroupAccumulatorCoord(L, I);
-      F(L, I, At.Row * N + At.Col);
-    }
-}
-
-void multiplyFloat(const WarpgroupMultiply &Op, Workspace &X, void *D,
-                   bool ScaleD) {
+void multiplyFloat(const WarpgroupMultiply &Op, const FragmentPlan &DPlan,
+                   Workspace &X, void *D, bool ScaleD) {
   unsigned N = Op.N, K = Op.K;
   float *XA = X.XA, *XB = X.XB, *XC = X.XC;
   for (unsigned I = 0; I != Rows * K; ++I)
     XA[I] = runtime::decodeMatrixFloat(Op.A, X.A[I]) * (Op.NegateA ? -1 : 1);
   for (unsigned I = 0; I != K * N; ++I)
     XB[I] = runtime::decodeMatrixFloat(Op.B, X.B[I]) * (Op.NegateB ? -1 : 1);
-  bool Half = Op.D == ME_F16;
-  forEachAccumulator(N, [&](unsigned L, unsigned I, unsigned At) {
-    uint32_t Reg;
-    if (Half) {
-      std::memcpy(&Reg, static_cast<char *>(D) + (I / 2 * Lanes + L) * 4, 4);
-      Reg = Reg >> (I % 2 * 16) & 0xffff;
-    } else {
-      std::memcpy(&Reg, static_cast<char *>(D) + (I * Lanes + L) * 4, 4);
-    }
-    XC[At] = ScaleD ? runtime::decodeMatrixFloat(Op.D, Reg) : 0.0f;
-  });
+  if (ScaleD)
+    DPlan.unpack(
+        D, XC, [&](uint64_t V) { return runtime::decodeMatrixFloat(Op.D, V); });
+  else
+    std::fill(XC, XC + Rows * N, 0.0f);
   // One 8-column tile at a time, as mma .m16n8kK computes it.
   float TB[MaxK * 8], TC[Rows * 8];
   for (unsigned J = 0; J != N; J += 8) {
@@ -170,19 +161,8 @@ void multiplyFloat(const WarpgroupMultiply &Op, Workspace &X, void *D,
     for (unsigned R = 0; R != Rows; ++R)
       std::memcpy(XC + R * N + J, TC + R * 8, 8 * sizeof(float));
   }
-  if (Half)
-    std::memset(D, 0, N / 4 * Lanes * 4);
-  forEachAccumulator(N, [&](unsigned L, unsigned I, unsigned At) {
-    uint32_t Bits = runtime::encodeMatrixFloat(Op.D, XC[At]);
-    char *Reg = static_cast<char *>(D) + ((Half ? I / 2 : I) * Lanes + L) * 4;
-    if (!Half) {
-      std::memcpy(Reg, &Bits, 4);
-      return;
-    }
-    uint32_t Word;
-    std::memcpy(&Word, Reg, 4);
-    Word |= Bits << (I % 2 * 16);
-    std::memcpy(Reg, &Word, 4);
+  DPlan.pack(D, XC, [&](float V) {
+    return uint64_t(runtime::encodeMatrixFloat(Op.D, V));
   });
 }
 
@@ -190,27 +170,27 @@ int64_t toInteger(MatrixElement E, uint64_t V) {
   return E == ME_S8 ? int64_t(int8_t(V)) : int64_t(V);
 }
 
-void multiplyInteger(const WarpgroupMultiply &Op, const Workspace &X, void *D,
-                     bool ScaleD) {
+void multiplyInteger(const WarpgroupMultiply &Op, const FragmentPlan &DPlan,
+                     Workspace &X, void *D, bool ScaleD) {
   unsigned N = Op.N, K = Op.K;
-  forEachAccumulator(N, [&](unsigned L, unsigned I, unsigned At) {
-    unsigned Row = At / N, Col = At % N;
-    int64_t Sum = 0;
-    for (unsigned C = 0; C != K; ++C) {
-      uint64_t A = X.A[Row * K + C], B = X.B[C * N + Col];
-      Sum +=
-          Op.BitAnd ? int64_t(A & B) : toInteger(Op.A, A) * toInteger(Op.B, B);
+  int32_t *XC = X.IC;
+  if (ScaleD)
+    DPlan.unpack(D, XC, [](uint64_t V) { return int32_t(V); });
+  else
+    std::fill(XC, XC + Rows * N, 0);
+  for (unsigned Row = 0; Row != Rows; ++Row)
+    for (unsigned Col = 0; Col != N; ++Col) {
+      int64_t Sum = XC[Row * N + Col];
+      for (unsigned C = 0; C != K; ++C) {
+        uint64_t A = X.A[Row * K + C], B = X.B[C * N + Col];
+        Sum += Op.BitAnd ? int64_t(A & B)
+                         : toInteger(Op.A, A) * toInteger(Op.B, B);
+      }
+      if (Op.Satfinite)
+        Sum = Sum > INT32_MAX ? INT32_MAX : Sum < INT32_MIN ? INT32_MIN : Sum;
+      XC[Row * N + Col] = int32_t(uint32_t(uint64_t(Sum)));
     }
-    char *Reg = static_cast<char *>(D) + (I * Lanes + L) * 4;
-    int32_t Acc = 0;
-    if (ScaleD)
-      std::memcpy(&Acc, Reg, 4);
-    Sum += Acc;
-    if (Op.Satfinite)
-      Sum = Sum > INT32_MAX ? INT32_MAX : Sum < INT32_MIN ? INT32_MIN : Sum;
-    uint32_t Out = uint32_t(uint64_t(Sum));
-    std::memcpy(Reg, &Out, 4);
-  });
+  DPlan.pack(D, XC, [](int32_t V) { return uint64_t(uint32_t(V)); });
 }
 
 } // namespace
@@ -221,14 +201,15 @@ extern "C" void ptxjit_rt_wgmma(void *Runtime, uint64_t Code, void *D,
                                 const char *Shared, uint32_t SharedSize,
                                 uint32_t Line) {
   WarpgroupMultiply Op = WarpgroupMultiply::decode(Code);
+  const Plans &P = getPlans(Code);
   Workspace &X = getWorkspace();
   if (!Op.ADescriptor)
-    unpackRegisters(Op, static_cast<const uint32_t *>(A), X.A);
+    P.A.unpack(A, X.A, [](uint64_t V) { return uint32_t(V); });
   if (Error E = readShared(Op, Shared, SharedSize, ADesc, BDesc,
                            Rows * (WarpRank % 4), X, Line))
     return static_cast<runtime::CTAScheduler *>(Runtime)->failWarp(
         std::move(E));
   if (Op.D == ME_S32)
-    return multiplyInteger(Op, X, D, ScaleD != 0);
-  multiplyFloat(Op, X, D, ScaleD != 0);
+    return multiplyInteger(Op, P.D, X, D, ScaleD != 0);
+  multiplyFloat(Op, P.D, X, D, ScaleD != 0);
 }

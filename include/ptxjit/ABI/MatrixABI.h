@@ -326,13 +326,17 @@ struct WarpgroupMultiply {
   }
 };
 
-/// Where wgmma's accumulator element I of a lane is within its warp's 16
-/// rows (PTX ISA, "Register Fragments for wgmma"): each 8 columns hold the
-/// four elements of an mma .m16n8 accumulator tile.
-inline MatrixCoord getWarpgroupAccumulatorCoord(unsigned Lane, unsigned I) {
-  MatrixCoord C = detail::mmaC(Lane, I % 4, 16);
-  C.Col += 8 * (I / 4);
-  return C;
+/// wgmma's accumulators within a warp's 16 rows (PTX ISA, "Register
+/// Fragments for wgmma"): each 8 columns hold the four elements of an mma
+/// .m16n8 accumulator tile, which is the layout of wmma's 16 x N
+/// accumulators.
+inline MatrixFragment getWarpgroupAccumulators(const WarpgroupMultiply &Op) {
+  return {MF_Wmma, MR_C, Op.D, true, 16, Op.N, Op.K};
+}
+
+/// The warp's 16 rows of A in registers: mma's A layout.
+inline MatrixFragment getWarpgroupA(const WarpgroupMultiply &Op) {
+  return {MF_Mma, MR_A, Op.A, true, 16, 8, Op.K};
 }
 
 } // namespace ptxjit
