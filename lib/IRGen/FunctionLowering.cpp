@@ -860,6 +860,13 @@ void FunctionLowering::stopAffineWrap(const Register &R, Value *Exact,
   B.CreateBr(StopBB);
 }
 
+Value *FunctionLowering::extractFirstActiveLane(Value *V) {
+  // cttz of an empty mask is 32 (not poison): lane 0 then.
+  Value *First = B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
+                                   {InstMask, B.getFalse()});
+  return extractLaneAt(V, B.CreateAnd(First, B.getInt32(31)));
+}
+
 Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
                               bool Signed) {
   if (Dst.Kind == Operand::Sink)
@@ -873,12 +880,8 @@ Error FunctionLowering::write(const Operand &Dst, Value *V, ScalarType T,
   Type *SlotTy = R->Slot->getAllocatedType();
   V = coerce(V, SlotTy->getScalarType(), Signed);
   bool Guarded = CurInst && !CurInst->GuardPredicate.empty();
-  if (R->Sh.isUniform() && V->getType()->isVectorTy()) {
-    // Uniform by analysis: any active lane holds the value.
-    Value *First = B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
-                                     {InstMask, B.getTrue()});
-    V = extractLaneAt(V, B.CreateAnd(First, B.getInt32(31)));
-  }
+  if (R->Sh.isUniform() && V->getType()->isVectorTy())
+    V = extractFirstActiveLane(V); // uniform by analysis: any lane will do
   Value *Checked = nullptr;
   if (R->Sh.Kind == Shape::Affine && CurInst && mayWrapWhenWidened(*CurInst))
     Checked = checkAffineWrap(*R, V);

@@ -192,6 +192,9 @@ public:
   llvm::Value *extractLane(llvm::Value *V, unsigned Lane);
   /// The same for a lane known at run time (an i32 below 32).
   llvm::Value *extractLaneAt(llvm::Value *V, llvm::Value *Lane);
+  /// V's value in the instruction's first active lane (lane 0 if none): a
+  /// value the warp's lanes hold alike.
+  llvm::Value *extractFirstActiveLane(llvm::Value *V);
   /// Lanes [K*Width, K*Width+Width) of a vector, and the reverse.
   llvm::Value *sliceVector(llvm::Value *V, unsigned K, unsigned Width);
   llvm::Value *concatVectors(llvm::ArrayRef<llvm::Value *> Parts);

@@ -465,14 +465,7 @@ Expected<Value *> MatrixLowering::readFirstLane(const Operand &Op,
   Expected<LaneValue> V = FL.read(Op, T);
   if (!V)
     return V.takeError();
-  if (V->isScalar())
-    return V->V;
-  Value *Bits = B.CreateBitCast(FL.getInstMask(), B.getInt32Ty());
-  Value *First =
-      B.CreateAnd(B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()},
-                                    {Bits, B.getFalse()}),
-                  B.getInt32(31));
-  return FL.extractLaneAt(V->V, First);
+  return V->isScalar() ? V->V : FL.extractFirstActiveLane(V->V);
 }
 
 /// wgmma.mma_async: the warp's accumulators (and A registers) go to the
