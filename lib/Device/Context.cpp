@@ -85,6 +85,7 @@ Expected<std::unique_ptr<Context>> Context::create(const ContextOptions &Opts) {
     C->Check = std::make_unique<runtime::CheckSession>(Kinds, errs());
   JITOptions JO;
   JO.OptLevel = Opts.OptLevel;
+  JO.OptimizeDebugModules = Opts.OptimizeDebugModules;
   // Global memory is the context's allocations, all in the device range.
   JO.CheckAddresses = true;
   // The runtime's entry points, from the table the generated code's
@@ -360,6 +361,8 @@ Expected<CompiledKernel> Context::compile(const device::Module &M,
     S.OptimizeSeconds += Times.OptimizeSeconds;
     S.CodeGenSeconds += Times.CodeGenSeconds;
     S.LinkSeconds += Times.LinkSeconds;
+    if (!Times.Downgrade.empty())
+      S.NotOptimized = Times.Downgrade;
   };
   cache::CacheDigest Key;
   if (Cache) {

@@ -162,7 +162,10 @@ static void printRunStats(raw_ostream &Err, const RunOptions &Opts,
                            : "not reached")
       << ")\n";
   Err << "  irgen     " << Ms(K.IRGenSeconds) << '\n';
-  Err << "  optimize  " << Ms(K.OptimizeSeconds) << '\n';
+  Err << "  optimize  " << Ms(K.OptimizeSeconds);
+  if (!K.NotOptimized.empty())
+    Err << "  (-O0: " << K.NotOptimized << ")";
+  Err << '\n';
   Err << "  codegen   " << Ms(K.CodeGenSeconds) << '\n';
   Err << "  link      " << Ms(K.LinkSeconds) << '\n';
   Err << "  jit total " << Ms(S.JITSeconds)
@@ -272,6 +275,7 @@ Error driver::runKernel(std::unique_ptr<ptx::Module> PTX, RunOptions Opts,
   auto JITStart = Clock::now();
   device::ContextOptions CO;
   CO.OptLevel = Opts.OptLevel;
+  CO.OptimizeDebugModules = Opts.OptLevelGiven;
   CO.NumThreads = Opts.Threads;
   CO.Cache = Opts.Cache;
   CO.CheckKinds = Opts.CheckKinds;

@@ -3,6 +3,7 @@
 #include "ptxjit/JIT/KernelJIT.h"
 #include "KernelPipeline.h"
 #include "PerfMap.h"
+#include "StackSizes.h"
 #include "ptxjit/PTX/AST.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
@@ -15,6 +16,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,6 +48,8 @@ static Expected<JITTargetMachineBuilder> detectHost(unsigned OptLevel) {
                            : OptLevel == 1 ? CodeGenOptLevel::Less
                            : OptLevel == 2 ? CodeGenOptLevel::Default
                                            : CodeGenOptLevel::Aggressive);
+  // The frames a warp's stack must hold (StackSizes.h).
+  JTMB->getOptions().EmitStackSizeSection = true;
   return JTMB;
 }
 
@@ -135,6 +139,37 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
       new KernelJIT(std::move(*J), std::move(*TM), Options));
 }
 
+bool ptxjit::isDebugModule(const ptx::Module &M) {
+  return is_contained(M.Targets, "debug");
+}
+
+/// The -O level a kernel is compiled at: Requested, but 0 for a module
+/// compiled for debugging (unless OptimizeDebugModules) and for a kernel
+/// too large to optimize in reasonable time, with the reason in Why.
+static unsigned chooseOptLevel(const ptx::Module &M, const Module &IR,
+                               unsigned Requested, bool OptimizeDebugModules,
+                               std::string &Why) {
+  if (!Requested)
+    return 0;
+  if (isDebugModule(M) && !OptimizeDebugModules) {
+    Why = "the module is compiled for debugging (.target debug), which ptxas "
+          "does not optimize either; -O<N> optimizes it";
+    return 0;
+  }
+  // A pipeline given for an experiment runs whatever the size.
+  if (!getKernelPipelineOverride().empty())
+    return Requested;
+  uint64_t Cost = estimatePromotionCost(IR);
+  if (Cost <= MaxPromotionCost)
+    return Requested;
+  Why = formatv("the kernel is too large to optimize in reasonable time "
+                "(about {0} phi operands at its busiest join; at most {1} "
+                "are optimized)",
+                Cost, MaxPromotionCost)
+            .str();
+  return 0;
+}
+
 static std::string shapeSuffix(const KernelShape &S) {
   return "." + std::to_string(S.BlockDim[0]) + "x" +
          std::to_string(S.BlockDim[1]) + "x" + std::to_string(S.BlockDim[2]);
@@ -189,15 +224,32 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
   K.Layout.WarpFunctionName = Entry->getName().str();
   (*LM)->setDataLayout(J->getDataLayout());
   (*LM)->setTargetTriple(J->getTargetTriple());
+  std::string Why;
+  unsigned Level =
+      chooseOptLevel(M, **LM, Opts.OptLevel, Opts.OptimizeDebugModules, Why);
+  if (Times) {
+    Times->OptLevel = Level;
+    Times->Downgrade = Why;
+  }
+  TargetMachine *CodeGen = TM.get();
+  if (Level != Opts.OptLevel) {
+    if (!UnoptimizedTM) {
+      auto Unoptimized = createHostTargetMachine(0);
+      if (!Unoptimized)
+        return Unoptimized.takeError();
+      UnoptimizedTM = std::move(*Unoptimized);
+    }
+    CodeGen = UnoptimizedTM.get();
+  }
   {
     ScopedTimer T(Times ? &Times->OptimizeSeconds : nullptr);
     // The code generator's own target machine: the subtarget it builds
     // for the kernel's attributes serves both.
-    if (Error E = optimizeModule(**LM, Opts.OptLevel, *TM))
+    if (Error E = optimizeModule(**LM, Level, *CodeGen))
       return std::move(E);
   }
   ScopedTimer T(Times ? &Times->CodeGenSeconds : nullptr);
-  SimpleCompiler Compile(*TM);
+  SimpleCompiler Compile(*CodeGen);
   Expected<std::unique_ptr<MemoryBuffer>> Object = Compile(**LM);
   if (!Object)
     return Object.takeError();
@@ -228,6 +280,8 @@ Expected<CompiledKernel> KernelJIT::link(
   JD->addToLinkOrder(J->getMainJITDylib());
   uint64_t PerfMapSize = getPerfMapSize(Object.Object->getMemBufferRef(),
                                         Object.Layout.WarpFunctionName);
+  Object.Layout.NativeFrameBytes =
+      getTotalFrameSize(Object.Object->getMemBufferRef());
   if (Error E = J->addObjectFile(*JD, std::move(Object.Object)))
     return std::move(E);
   auto Addr = J->lookup(*JD, Object.Layout.WarpFunctionName);
@@ -270,6 +324,7 @@ cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
     B.add("block", Shape.BlockDim[D]);
   // Every option that changes the generated code.
   B.add("opt-level", Opts.OptLevel);
+  B.add("optimize-debug-modules", Opts.OptimizeDebugModules);
   B.add("external-module-variables", ExternalModuleVariables);
   B.add("phases", phasesEnabled());
   B.add("check-kinds", CheckKinds);
@@ -282,7 +337,7 @@ cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
 Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
                         const KernelShape &Shape, unsigned OptLevel,
                         raw_ostream &OS, unsigned CheckKinds,
-                        bool CheckAddresses) {
+                        bool CheckAddresses, bool OptimizeDebugModules) {
   LLVMContext Ctx;
   KernelLayout Layout;
   IRGenOptions IROpts;
@@ -293,6 +348,10 @@ Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
       emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);
   if (!LM)
     return LM.takeError();
+  std::string Why;
+  OptLevel = chooseOptLevel(M, **LM, OptLevel, OptimizeDebugModules, Why);
+  if (!Why.empty())
+    OS << "; ptx-jit: not optimized: " << Why << "\n";
   if (OptLevel != 0) {
     auto TM = createHostTargetMachine(OptLevel);
     if (!TM)

@@ -12,7 +12,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelPipeline.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include <algorithm>
 #include <cstdlib>
 
 using namespace llvm;
@@ -57,6 +61,22 @@ static constexpr const char *KernelPipelineO2 =
     "loop-mssa(licm<allowspeculation>)),"
     // Declarations of what the optimizations made dead, for emit-llvm.
     "strip-dead-prototypes";
+
+uint64_t ptxjit::estimatePromotionCost(const Module &M) {
+  uint64_t Cost = 0;
+  for (const Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    uint64_t Slots = 0;
+    for (const Instruction &I : F.getEntryBlock())
+      Slots += isa<AllocaInst>(I);
+    uint64_t MaxPreds = 0;
+    for (const BasicBlock &BB : F)
+      MaxPreds = std::max<uint64_t>(MaxPreds, pred_size(&BB));
+    Cost += Slots * MaxPreds;
+  }
+  return Cost;
+}
 
 StringRef ptxjit::getKernelPipelineOverride() {
   const char *P = std::getenv("PTXJIT_PASSES");

@@ -203,18 +203,19 @@ uint64_t ptxjit::getWarpStackSize(const KernelLayout &L,
   constexpr uint64_t MinStack = 64 * 1024;
   uint64_t Base =
       std::max(ThreadStackSize * WarpStackBytesPerThreadByte, MinStack);
-  uint64_t Frames = L.LocalBytesPerLane * WarpSize;
+  uint64_t Frames = L.LocalBytesPerLane * WarpSize + L.NativeFrameBytes;
   return Frames <= Base / 4 ? Base : Base + Frames;
 }
 
 namespace {
 
 /// Whether the warps run as fibers: for CTA barriers, or because their
-/// .local frames are more than a worker thread's stack should hold (phases
-/// run on the thread's stack too).
+/// .local and native frames are more than a worker thread's stack should
+/// hold (phases run on the thread's stack too).
 static bool hasLargeFrames(const KernelLayout &L) {
   constexpr uint64_t ThreadStackFrames = 1 << 20;
-  return L.LocalBytesPerLane * WarpSize > ThreadStackFrames;
+  return L.LocalBytesPerLane * WarpSize + L.NativeFrameBytes >
+         ThreadStackFrames;
 }
 static bool runsOnFibers(const KernelLayout &L) {
   return L.UsesCTABarriers || hasLargeFrames(L);

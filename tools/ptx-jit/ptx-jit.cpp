@@ -146,8 +146,9 @@ static cl::list<std::string> BindSpecs(
     cl::value_desc("spec"), cl::sub(RunCmd), cl::cat(ArgumentCategory));
 static cl::opt<unsigned>
     OptLevel("O", cl::init(2), cl::Prefix,
-             cl::desc("Optimization level 0-3 (default 2)"), cl::sub(RunCmd),
-             cl::sub(EmitLLVMCmd), cl::cat(PtxJitCategory));
+             cl::desc("Optimization level 0-3 (default 2; 0 for modules "
+                      "compiled for debugging, .target debug)"),
+             cl::sub(RunCmd), cl::sub(EmitLLVMCmd), cl::cat(PtxJitCategory));
 static cl::opt<uint64_t> PrintLimit(
     "print-limit", cl::init(0),
     cl::desc("Print at most N elements of each '>-' buffer: the first and "
@@ -434,6 +435,7 @@ int main(int argc, char **argv) {
     driver::RunOptions Opts;
     Opts.Kernel = KernelName;
     Opts.OptLevel = OptLevel;
+    Opts.OptLevelGiven = OptLevel.getNumOccurrences();
     Opts.BlockGiven = BlockDim.getNumOccurrences();
     Opts.GridGiven = GridDim.getNumOccurrences();
     if (Opts.BlockGiven)
@@ -464,10 +466,9 @@ int main(int argc, char **argv) {
       Expected<std::unique_ptr<ToolOutputFile>> Out = openOutput();
       if (!Out)
         return reportError(Out.takeError());
-      if (Error E =
-              KernelJIT::emitIR(**M, (*K)->Name, Shape, OptLevel, (*Out)->os(),
-                                Opts.CheckKinds.value_or(0),
-                                EmitAddressChecks))
+      if (Error E = KernelJIT::emitIR(**M, (*K)->Name, Shape, OptLevel,
+                                      (*Out)->os(), Opts.CheckKinds.value_or(0),
+                                      EmitAddressChecks, Opts.OptLevelGiven))
         return reportError(std::move(E));
       (*Out)->keep();
       return 0;

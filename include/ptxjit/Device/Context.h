@@ -61,6 +61,8 @@ namespace device {
 
 struct ContextOptions {
   unsigned OptLevel = 2; ///< of the JIT, 0-3
+  /// JITOptions::OptimizeDebugModules: OptLevel was given explicitly.
+  bool OptimizeDebugModules = false;
   /// Host threads running a launch's CTAs; 0: one per core.
   unsigned NumThreads = 0;
   /// Where compiled kernels are kept across runs (cache::getDiskCacheOptions

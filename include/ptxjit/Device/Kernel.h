@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 
 namespace ptxjit {
 namespace ptx {
@@ -65,6 +66,8 @@ struct KernelStats {
   double CodeGenSeconds = 0;
   double LinkSeconds = 0;
   double CacheSeconds = 0; ///< looking up, reading and writing entries
+  /// Why a compilation was not optimized (CompileTimes::Downgrade).
+  std::string NotOptimized;
   unsigned CacheHits = 0;
   unsigned CacheMisses = 0; ///< compiled with a cache that lacked them
   uint64_t Launches = 0; ///< launches that ran

@@ -40,6 +40,8 @@ struct RunOptions {
   /// handle of a texture or surface built as --arg builds one.
   std::vector<std::string> Bindings;
   unsigned OptLevel = 2;
+  /// -O was given: modules compiled for debugging are optimized too.
+  bool OptLevelGiven = false;
   bool PrintStats = false;
   uint64_t PrintLimit = 0;   ///< elements printed per `>-` buffer; 0: all
   double TimeoutSeconds = 0; ///< 0: none

@@ -38,6 +38,10 @@ struct JITOptions {
   /// only a debugger reads; KernelJIT::create turns this on with
   /// PTXJIT_GDB. Without them code generation takes 10-20% less time.
   bool LineTables = false;
+  /// Modules compiled for debugging (`.target sm_XX, debug`: nvcc -G) are
+  /// compiled at -O0, as ptxas compiles them, unless this is set (an -O
+  /// level given explicitly).
+  bool OptimizeDebugModules = false;
   /// Host functions generated code may call (runtime entry points).
   std::vector<std::pair<std::string, void *>> Symbols;
 };
@@ -54,7 +58,14 @@ struct CompileTimes {
   double OptimizeSeconds = 0;
   double CodeGenSeconds = 0;
   double LinkSeconds = 0; ///< the object linked into the process
+  /// The -O level the kernel was compiled at, and why it is below the level
+  /// asked for (empty when it is not).
+  unsigned OptLevel = 0;
+  std::string Downgrade;
 };
+
+/// Whether M was compiled for debugging: `.target sm_XX, debug` (nvcc -G).
+bool isDebugModule(const ptx::Module &M);
 
 class KernelJIT {
 public:
@@ -99,10 +110,12 @@ public:
                                  unsigned CheckKinds = 0) const;
 
   /// The optimized LLVM IR of a kernel, as `emit-llvm` prints it.
+  /// OptimizeDebugModules: as JITOptions'.
   static llvm::Error emitIR(const ptx::Module &M, llvm::StringRef Kernel,
                             const KernelShape &Shape, unsigned OptLevel,
                             llvm::raw_ostream &OS, unsigned CheckKinds = 0,
-                            bool CheckAddresses = false);
+                            bool CheckAddresses = false,
+                            bool OptimizeDebugModules = false);
 
 private:
   KernelJIT(std::unique_ptr<llvm::orc::LLJIT> J,
@@ -111,6 +124,8 @@ private:
   std::unique_ptr<llvm::orc::LLJIT> J;
   /// Generates the objects (one compilation at a time).
   std::unique_ptr<llvm::TargetMachine> TM;
+  /// At -O0, for kernels compiled without optimization; made when needed.
+  std::unique_ptr<llvm::TargetMachine> UnoptimizedTM;
   JITOptions Opts;
   unsigned NextModule = 0;
 };

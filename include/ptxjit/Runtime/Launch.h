@@ -79,7 +79,7 @@ llvm::Expected<uint32_t> parseThreadStackSize(llvm::StringRef Text);
 /// The native stack each warp of a kernel with Layout runs on for a
 /// per-thread stack of ThreadStackSize bytes: WarpStackBytesPerThreadByte
 /// times it (at least 64 KiB), plus the kernel's .local frames (32 copies)
-/// when they would take more than a quarter of that.
+/// and native frames when they would take more than a quarter of that.
 uint64_t getWarpStackSize(const KernelLayout &Layout, uint64_t ThreadStackSize);
 
 /// Clusters of more CTAs need cudaFuncAttributeNonPortableClusterSizeAllowed
