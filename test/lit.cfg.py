@@ -71,6 +71,10 @@ if any(is_cuda_installation(p) for p in
 
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%srcroot", config.ptxjit_src_root))
+# The build's shared libraries: the CUDA libraries and the CUDA source
+# compiler module.
+config.substitutions.append(
+    ("%ptxjit_libdir", os.path.join(config.ptxjit_obj_root, "lib")))
 
 # The kernel cache is off unless a test turns it on (test/Cache): results
 # must not depend on what earlier runs left in the user's cache.

@@ -6,10 +6,13 @@
 // and ptx-jit's device headers in an in-memory file system and the NVPTX
 // back end writing PTX into a string.
 //
+// This file is the module libptxjit-cuda-source.so, which CompilerModule.cpp
+// loads on first use: only the module links Clang's libraries.
+//
 //===----------------------------------------------------------------------===//
 
 #include "DeviceHeaders.h"
-#include "ptxjit/CUDASource/CUDASource.h"
+#include "ModuleAPI.h"
 #include "ptxjit/Cache/DiskCache.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticIDs.h"
@@ -255,15 +258,13 @@ static cache::CacheDigest getPTXKey(StringRef Source, StringRef FileName,
   return B.final();
 }
 
-Expected<std::string>
-ptxjit::cudasource::compileToPTX(StringRef Source, StringRef FileName,
-                                 const CompileOptions &Opts,
-                                 raw_ostream &Diag) {
+static Expected<std::string> compileInProcess(
+    StringRef Source, StringRef FileName, const CompileOptions &Opts,
+    const std::optional<CUDAInstallation> &CUDA, raw_ostream &Diag) {
   if (!sys::fs::is_directory(PTXJIT_CLANG_RESOURCE_DIR))
     return makeError("Clang's resource directory '" PTXJIT_CLANG_RESOURCE_DIR
                      "' is missing: CUDA sources need the clang-22 package");
   initializeNVPTX();
-  std::optional<CUDAInstallation> CUDA = findCUDAInstallation(Opts, Diag);
   IntrusiveRefCntPtr<vfs::FileSystem> FS = createFileSystem(Source, FileName);
 
   std::vector<std::string> Args = getDriverArgs(FileName, Opts, CUDA);
@@ -353,4 +354,10 @@ ptxjit::cudasource::compileToPTX(StringRef Source, StringRef FileName,
       Cache->store(Key, encodePTXEntry(E));
   }
   return std::string(PTX);
+}
+
+const ModuleAPI *ptxjitGetCUDASourceModule() {
+  static const ModuleAPI API = {ModuleABIVersion, sizeof(CompileOptions),
+                                compileInProcess};
+  return &API;
 }

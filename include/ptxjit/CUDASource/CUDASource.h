@@ -2,7 +2,8 @@
 //
 // Compiles the device side of a .cu file to PTX text in-process with Clang's
 // libraries (the NVPTX back end, libdevice linked for math): no file is
-// written and no process started.
+// written and no process started. Clang lives in a module,
+// libptxjit-cuda-source.so, that compileToPTX loads on first use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,7 +63,10 @@ std::optional<CUDAInstallation> findCUDAInstallation(const CompileOptions &Opts,
 
 /// The device side of the CUDA source Source (named FileName in
 /// diagnostics and line tables) as PTX text. Clang's diagnostics go to Diag
-/// in Clang's format; an error means the compilation failed.
+/// in Clang's format; an error means the compilation failed, or that the
+/// compiler module could not be loaded. The module is
+/// $PTXJIT_CUDA_SOURCE_MODULE if set, else lib/libptxjit-cuda-source.so
+/// beside the executable's bin/ directory, else where the build put it.
 llvm::Expected<std::string> compileToPTX(llvm::StringRef Source,
                                          llvm::StringRef FileName,
                                          const CompileOptions &Opts,
