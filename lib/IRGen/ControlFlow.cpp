@@ -126,8 +126,8 @@ void FunctionLowering::transition(unsigned Target, Value *LaneMask) {
   Warp.park(Target, LaneMask);
 }
 
-void FunctionLowering::branchDivergent(Value *Taken, unsigned TakenBlock,
-                                       unsigned NotTakenBlock) {
+Error FunctionLowering::branchDivergent(Value *Taken, unsigned TakenBlock,
+                                        unsigned NotTakenBlock) {
   Value *Mask = getMask();
   BasicBlock *AllTaken = BasicBlock::Create(ML.Ctx, "all.taken", Fn);
   BasicBlock *NoneCheck = BasicBlock::Create(ML.Ctx, "check.none", Fn);
@@ -141,12 +141,18 @@ void FunctionLowering::branchDivergent(Value *Taken, unsigned TakenBlock,
   B.SetInsertPoint(NoneTaken);
   transition(NotTakenBlock, Mask);
   B.SetInsertPoint(Split);
+  if (canPredicate(TakenBlock, NotTakenBlock))
+    return lowerPredicated(TakenBlock, Taken, NotTakenBlock, Mask);
+  if (canPredicate(NotTakenBlock, TakenBlock))
+    return lowerPredicated(NotTakenBlock, B.CreateAnd(Mask, B.CreateNot(Taken)),
+                           TakenBlock, Mask);
   if (CFG.Blocks[TakenBlock].RPONumber <= CFG.Blocks[CurBlock].RPONumber)
     emitBackEdgeChecks(TakenBlock);
   Warp.setNextBlock(Taken, TakenBlock);
   Warp.setNextBlock(B.CreateAnd(Mask, B.CreateNot(Taken)), NotTakenBlock);
   Warp.wait(Mask);
   Warp.dispatch();
+  return Error::success();
 }
 
 void FunctionLowering::storeRegisterReturns(Value *Leaving) {
@@ -383,8 +389,7 @@ Error FunctionLowering::lowerTerminator(unsigned Index,
       transition(Target, getMask());
       return Error::success();
     }
-    branchDivergent(Active, Target, FT);
-    return Error::success();
+    return branchDivergent(Active, Target, FT);
   }
   case Opcode::Trap: {
     // The whole launch stops; report which lanes trapped.

@@ -135,6 +135,14 @@ bool ptxjit::phasesEnabled() {
   return On;
 }
 
+bool ptxjit::predicationEnabled() {
+  static const bool On = [] {
+    const char *V = std::getenv("PTXJIT_PREDICATION");
+    return !V || StringRef(V) != "off";
+  }();
+  return On;
+}
+
 namespace {
 /// Why a kernel's warps must be able to wait for each other.
 enum class WarpWaits {

@@ -424,8 +424,16 @@ private:
                                llvm::ArrayRef<llvm::Value **> Carried);
   void setStatus(uint32_t Status, llvm::Value *Lanes, llvm::Value *Aux);
   bool usesBarriers() const { return ML.UsesBarriers; }
-  void branchDivergent(llvm::Value *TakenMask, unsigned Taken,
-                       unsigned NotTaken);
+  llvm::Error branchDivergent(llvm::Value *TakenMask, unsigned Taken,
+                              unsigned NotTaken);
+  /// Whether a converged warp split at CurBlock's branch may run block Then
+  /// with the lanes that go there and then go on converged at Join, the
+  /// branch's other target (Predication.cpp).
+  bool canPredicate(unsigned Then, unsigned Join);
+  /// Then with the lanes of ThenMask, lowered as its divergent version is,
+  /// then every lane of Mask on to Join.
+  llvm::Error lowerPredicated(unsigned Then, llvm::Value *ThenMask,
+                              unsigned Join, llvm::Value *Mask);
   /// Lanes in Leaving exit the warp (ret/exit).
   void exitLanes(llvm::Value *Leaving, bool IsReturn);
   /// The same where Leaving may be no lane at run time: then nothing is

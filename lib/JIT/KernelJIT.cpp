@@ -210,6 +210,7 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
   IROpts.CheckAddresses = Opts.CheckAddresses;
   IROpts.LineTables = Opts.LineTables;
   IROpts.BarrierPhases = phasesEnabled();
+  IROpts.PredicatedBlocks = predicationEnabled();
   Expected<std::unique_ptr<Module>> LM = [&] {
     ScopedTimer T(Times ? &Times->IRGenSeconds : nullptr);
     return emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
@@ -327,6 +328,7 @@ cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
   B.add("optimize-debug-modules", Opts.OptimizeDebugModules);
   B.add("external-module-variables", ExternalModuleVariables);
   B.add("phases", phasesEnabled());
+  B.add("predication", predicationEnabled());
   B.add("check-kinds", CheckKinds);
   B.add("check-addresses", Opts.CheckAddresses);
   B.add("line-tables", Opts.LineTables);
@@ -344,6 +346,7 @@ Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
   IROpts.CheckAddresses = CheckAddresses;
   IROpts.CheckKinds = CheckKinds;
   IROpts.BarrierPhases = phasesEnabled();
+  IROpts.PredicatedBlocks = predicationEnabled();
   Expected<std::unique_ptr<Module>> LM =
       emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);
   if (!LM)

@@ -15,15 +15,22 @@ void AsyncDomain::reset(ArrayRef<CTAScheduler *> NewCTAs,
                         unsigned ThreadsPerCTA, ArrayRef<char *> Bases,
                         uint64_t Size, uint64_t Mirror) {
   assert(NewCTAs.size() == Bases.size() && "a shared base per CTA");
-  CTAs.assign(NewCTAs.begin(), NewCTAs.end());
-  SharedBases.assign(Bases.begin(), Bases.end());
+  // A worker without clusters resets its domain for every CTA, with the
+  // same scheduler and shared memory each time: the lists stay.
+  if (!equal(CTAs, NewCTAs) || !equal(SharedBases, Bases)) {
+    CTAs.assign(NewCTAs.begin(), NewCTAs.end());
+    SharedBases.assign(Bases.begin(), Bases.end());
+  }
   SharedSize = Size;
   MirrorOffset = Mirror;
   for (unsigned R = 0; R != CTAs.size(); ++R)
     CTAs[R]->setAsyncDomain(this, R);
   WarpsPerCTA = (ThreadsPerCTA + WarpSize - 1) / WarpSize;
   unsigned NumWarps = WarpsPerCTA * CTAs.size();
-  Stalled.assign(CTAs.size(), false);
+  if (Stalled.size() == CTAs.size())
+    std::fill(Stalled.begin(), Stalled.end(), false);
+  else
+    Stalled.assign(CTAs.size(), false);
   Events = 0;
   TimedOutAt = ~uint64_t(0);
   ClusterPhase = 0;

@@ -42,8 +42,11 @@ void CTABarriers::reset(unsigned NumThreadsInCTA) {
     S.External = 0;
     S.Released = 0;
   }
+  // A phase nobody has arrived at is Phase() already (arrivals that leave
+  // or complete reset it).
   for (Phase &P : Phases)
-    P = Phase();
+    if (P.Arrived)
+      P = Phase();
   NumLiveThreads = NumThreadsInCTA;
 }
 

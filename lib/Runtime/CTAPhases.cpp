@@ -44,10 +44,10 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
     // and a fault report).
     C->RunningWarp = &Current;
   }
-  SmallVector<bool, 32> Exited(NumWarps, false);
-  // Warps that ended: the barriers stop counting their lanes only if the
-  // CTA goes on with fibers; in phases nothing else counts them.
-  SmallVector<unsigned, 32> Ended;
+  assert(NumWarps <= 64 && "a CTA has at most 32 warps");
+  // Warps that ended, one bit each: the barriers stop counting their lanes
+  // only if the CTA goes on with fibers; in phases nothing else counts them.
+  uint64_t Exited = 0;
   unsigned Live = NumWarps;
   bool Fibers = false;
   bool Relink = true;
@@ -63,7 +63,7 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
       if (Relink) {
         First = nullptr;
         for (unsigned W = NumWarps; W-- != 0;)
-          if (!Exited[W]) {
+          if (!(Exited >> W & 1)) {
             L.Contexts[W]->NextWarp = First;
             First = L.Contexts[W];
           }
@@ -75,7 +75,7 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
     unsigned AtBarrier = 0;
     uint32_t Barrier = 0;
     for (unsigned W = 0; W != NumWarps; ++W) {
-      if (Exited[W])
+      if (Exited >> W & 1)
         continue;
       WarpContext &C = *L.Contexts[W];
       if (!L.RunsWarpChains) {
@@ -91,8 +91,7 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
         return Error::success();
       }
       if (!C.ResumeSite) {
-        Exited[W] = true;
-        Ended.push_back(W);
+        Exited |= uint64_t(1) << W;
         --Live;
         Relink = true;
         ++Progress;
@@ -115,7 +114,7 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
     // chain's warps all return in every round: none needs to know.)
     if (!L.RunsWarpChains)
       for (unsigned W = 0; W != NumWarps; ++W)
-        if (!Exited[W])
+        if (!(Exited >> W & 1))
           L.Contexts[W]->ResumePassed = 1;
   }
   for (WarpContext *C : L.Contexts)
@@ -126,15 +125,19 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
     Stop = Error::success();
     return Result;
   }
-  for (unsigned W : Ended)
-    Barriers.exitLanes(W, AllLanes, [](unsigned) {});
+  SmallVector<bool, 32> Ended(NumWarps, false);
+  for (unsigned W = 0; W != NumWarps; ++W)
+    if (Exited >> W & 1) {
+      Ended[W] = true;
+      Barriers.exitLanes(W, AllLanes, [](unsigned) {});
+    }
   // Warps that returned in this round have not passed their barrier (in a
   // chain, all of them); the others returned in the last one, whose
   // barrier completed. All resume where they are, waiting on fibers from
   // now on.
   for (WarpContext *C : L.Contexts)
     C->PhaseMode = 0;
-  return runFibers(L, Exited);
+  return runFibers(L, Ended);
 }
 
 void CTAScheduler::runWarpFromSites(unsigned W) {

@@ -45,6 +45,11 @@ struct IRGenOptions {
   /// at them, and their CTAs run in phases (Phases.cpp); otherwise every
   /// kernel with barriers waits on fibers.
   bool BarrierPhases = true;
+  /// A branch that splits a converged warp around a short block runs that
+  /// block with the lanes that take it and goes on converged after it, with
+  /// no dispatch (Predication.cpp); off, every split goes through the
+  /// dispatcher.
+  bool PredicatedBlocks = true;
   // Each option here changes the code: the kernel cache's key has it
   // (KernelJIT::getCacheKey).
 };
@@ -52,6 +57,10 @@ struct IRGenOptions {
 /// IRGenOptions::BarrierPhases as the environment asks: on unless
 /// PTXJIT_BARRIERS=fibers (read once).
 bool phasesEnabled();
+
+/// IRGenOptions::PredicatedBlocks as the environment asks: on unless
+/// PTXJIT_PREDICATION=off (read once).
+bool predicationEnabled();
 
 /// Gives every instruction of M's functions that have a subprogram a
 /// debug location: passes leave some without one, or at line 0.
