@@ -281,8 +281,8 @@ Expected<CompiledKernel> KernelJIT::link(
   JD->addToLinkOrder(J->getMainJITDylib());
   uint64_t PerfMapSize = getPerfMapSize(Object.Object->getMemBufferRef(),
                                         Object.Layout.WarpFunctionName);
-  Object.Layout.NativeFrameBytes =
-      getTotalFrameSize(Object.Object->getMemBufferRef());
+  Object.Layout.NativeFrameBytes = getFrameSize(
+      Object.Object->getMemBufferRef(), Object.Layout.WarpFunctionName);
   if (Error E = J->addObjectFile(*JD, std::move(Object.Object)))
     return std::move(E);
   auto Addr = J->lookup(*JD, Object.Layout.WarpFunctionName);

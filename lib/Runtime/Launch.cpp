@@ -203,8 +203,14 @@ uint64_t ptxjit::getWarpStackSize(const KernelLayout &L,
   constexpr uint64_t MinStack = 64 * 1024;
   uint64_t Base =
       std::max(ThreadStackSize * WarpStackBytesPerThreadByte, MinStack);
-  uint64_t Frames = L.LocalBytesPerLane * WarpSize + L.NativeFrameBytes;
-  return Frames <= Base / 4 ? Base : Base + Frames;
+  uint64_t Frames = L.LocalBytesPerLane * WarpSize;
+  uint64_t Stack = Frames <= Base / 4 ? Base : Base + Frames;
+  // A warp function's own frame is small next to the device stack, except
+  // unoptimized, where it holds every register of the warp: then it comes
+  // on top, and the device functions keep the stack the size asks for.
+  if (L.NativeFrameBytes > Base / 4)
+    Stack += L.NativeFrameBytes;
+  return Stack;
 }
 
 namespace {

@@ -58,10 +58,12 @@ struct KernelLayout {
   /// the warps run on fibers with stacks that large
   /// (runtime::getWarpStackSize).
   uint64_t LocalBytesPerLane = 0;
-  /// The native frames of the compiled functions added up (the object's
-  /// .stack_sizes), which each warp's stack must hold besides the .local
-  /// frames: megabytes for a large kernel compiled without optimization.
-  /// Read from the object when it is linked, so not kept in the cache.
+  /// The warp function's native frame (the object's .stack_sizes), which
+  /// each warp's stack must hold besides the .local frames (it holds the
+  /// kernel's own, so they count twice: a bound): megabytes for a large
+  /// kernel compiled without optimization. The device functions' frames
+  /// are the device stack's (ThreadStackSize). Read from the object when it
+  /// is linked, so not kept in the cache.
   uint64_t NativeFrameBytes = 0;
   /// The kernel's .reqntid and .maxntid (0 where absent): a launch that
   /// does not fit them is rejected, as on a GPU.
