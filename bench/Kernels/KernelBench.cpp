@@ -49,34 +49,39 @@ using namespace ptxjit::bench;
 #define PTXJIT_BENCH_KERNEL_DIR "bench/kernels"
 #endif
 
+// --help lists these alone, not the LLVM options the library registers.
+static cl::OptionCategory BenchCategory("ptx-jit-bench options");
+
 static cl::opt<std::string>
     KernelDir("kernel-dir", cl::init(PTXJIT_BENCH_KERNEL_DIR),
+              cl::cat(BenchCategory),
               cl::desc("Directory holding the benchmark PTX files"));
 static cl::opt<bool> AddressChecks(
-    "address-checks",
+    "address-checks", cl::cat(BenchCategory),
     cl::desc("Compile kernels with the device-range address checks "
              "(`ptx-jit run` does; off by default here)"),
     cl::init(false));
-static cl::opt<unsigned> Reps("reps", cl::init(9),
+static cl::opt<unsigned> Reps("reps", cl::init(9), cl::cat(BenchCategory),
                               cl::desc("Timed runs of each version"));
-static cl::opt<unsigned> Warmup("warmup", cl::init(1),
+static cl::opt<unsigned> Warmup("warmup", cl::init(1), cl::cat(BenchCategory),
                                 cl::desc("Untimed runs before the timed ones"));
 static cl::opt<unsigned> OptLevel("O", cl::init(2), cl::Prefix,
+                                  cl::cat(BenchCategory),
                                   cl::desc("JIT optimization level 0-3"));
 static cl::list<std::string>
-    Filter("filter", cl::CommaSeparated,
+    Filter("filter", cl::CommaSeparated, cl::cat(BenchCategory),
            cl::desc("Run only benchmarks whose name contains one of these"));
-static cl::opt<bool> Quick("quick",
+static cl::opt<bool> Quick("quick", cl::cat(BenchCategory),
                            cl::desc("Smaller sizes (a smoke test, not a "
                                     "measurement)"));
 static cl::opt<unsigned> FlushMB(
-    "flush-mb", cl::init(0),
+    "flush-mb", cl::init(0), cl::cat(BenchCategory),
     cl::desc("Before every timed run, read this many MiB of other memory so "
              "that the benchmark's data is not in the caches (0: off)"));
-static cl::opt<bool> NoMultiThread("no-mt",
+static cl::opt<bool> NoMultiThread("no-mt", cl::cat(BenchCategory),
                                    cl::desc("Skip the all-cores runs (ptx-jit "
                                             "and the OpenCL peer)"));
-static cl::opt<bool> NoPeer("no-peer",
+static cl::opt<bool> NoPeer("no-peer", cl::cat(BenchCategory),
                             cl::desc("Skip the OpenCL peer (PoCL) runs"));
 
 namespace {
@@ -895,6 +900,7 @@ bool selected(StringRef Name) {
 } // namespace
 
 int main(int argc, char **argv) {
+  cl::HideUnrelatedOptions(BenchCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "ptx-jit-bench: PTX kernels under ptx-jit against native C++\n");
