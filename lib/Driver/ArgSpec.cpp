@@ -138,35 +138,83 @@ static Expected<BufferSpec> parseBuffer(ElementType Ty, StringRef Rest) {
   return Buf;
 }
 
-/// KIND ':' TYPE '[' W[,H[,D]] ']' ['=' INIT] {',' OPTION} ['>' OUT], after
-/// the KIND.
-static Error parseImage(StringRef Kind, StringRef Rest, ArgSpec &Arg) {
+namespace {
+/// What an image KIND makes.
+struct ImageKind {
+  llvm::StringLiteral Name;
+  bool IsSurface;
+  unsigned Dimensions;
+  bool Layered, Cubemap;
+  /// What the sizes in '[...]' are, for messages.
+  llvm::StringLiteral Sizes;
+};
+} // namespace
+
+static constexpr ImageKind ImageKinds[] = {
+    {"tex1d", false, 1, false, false, "W"},
+    {"tex2d", false, 2, false, false, "W,H"},
+    {"tex3d", false, 3, false, false, "W,H,D"},
+    {"tex1dlayered", false, 1, true, false, "W,LAYERS"},
+    {"tex2dlayered", false, 2, true, false, "W,H,LAYERS"},
+    {"texcube", false, 2, false, true, "W (the faces are W x W)"},
+    {"texcubelayered", false, 2, true, true, "W,LAYERS"},
+    {"surf1d", true, 1, false, false, "W"},
+    {"surf2d", true, 2, false, false, "W,H"},
+    {"surf3d", true, 3, false, false, "W,H,D"},
+};
+
+static const ImageKind *findImageKind(StringRef Name) {
+  for (const ImageKind &K : ImageKinds)
+    if (K.Name == Name)
+      return &K;
+  return nullptr;
+}
+
+/// KIND ':' TYPE['x'N] '[' SIZES ']' ['=' INIT] {',' OPTION} ['>' OUT],
+/// after the KIND.
+static Error parseImage(const ImageKind &Kind, StringRef Rest, ArgSpec &Arg) {
   ImageSpec &Img = Arg.Img;
-  Img.IsSurface = Kind.starts_with("surf");
-  Img.Dimensions = unsigned(Kind.drop_back().back() - '0'); // tex2d: 2
+  Img.IsSurface = Kind.IsSurface;
+  Img.Dimensions = Kind.Dimensions;
+  Img.Layered = Kind.Layered;
+  Img.Cubemap = Kind.Cubemap;
   if (!Rest.consume_front(":"))
-    return createStringError("expected ':' after '%s'", Kind.str().c_str());
+    return createStringError("expected ':' after '%s'", Kind.Name.data());
   StringRef Head = Rest.take_while(isAlnum);
   Rest = Rest.drop_front(Head.size());
-  std::optional<ElementType> Ty = parseElementType(Head);
+  // Vector texels: f32x4 is four f32 channels.
+  StringRef Channel = Head;
+  if (size_t X = Head.find('x'); X != StringRef::npos) {
+    Channel = Head.take_front(X);
+    StringRef N = Head.drop_front(X + 1);
+    if (N != "2" && N != "4")
+      return createStringError("'%s' is not a texel type (a channel type, "
+                               "or one with 'x2' or 'x4' for 2 or 4 "
+                               "channels)",
+                               Head.str().c_str());
+    Img.Channels = N == "2" ? 2 : 4;
+  }
+  std::optional<ElementType> Ty = parseElementType(Channel);
   const StringRef Texels[] = {"u8",  "s8",  "u16", "s16",
                               "u32", "s32", "f16", "f32"};
-  if (!Ty || !is_contained(Texels, Head))
+  if (!Ty || !is_contained(Texels, Channel))
     return createStringError("'%s' is not a texel type (expected one of u8, "
-                             "s8, u16, s16, u32, s32, f16, f32)",
+                             "s8, u16, s16, u32, s32, f16, f32, each "
+                             "optionally x2 or x4)",
                              Head.str().c_str());
   size_t Close = Rest.find(']');
   if (!Rest.consume_front("[") || Close == StringRef::npos)
-    return createStringError("expected '[W,H,...]' after '%s'",
+    return createStringError("expected '[%s]' after '%s'", Kind.Sizes.data(),
                              Head.str().c_str());
   SmallVector<StringRef, 3> Sizes;
   Rest.take_until([](char C) { return C == ']'; }).split(Sizes, ',');
   Rest = Rest.drop_front(Close);
-  if (Sizes.size() != Img.Dimensions)
-    return createStringError("%s takes %u size%s, found %zu",
-                             Kind.str().c_str(), Img.Dimensions,
-                             Img.Dimensions == 1 ? "" : "s", Sizes.size());
-  uint64_t Count = 1;
+  size_t NumSizes = size_t(Kind.Cubemap ? 1 : Kind.Dimensions) + Kind.Layered;
+  if (Sizes.size() != NumSizes)
+    return createStringError(
+        "%s takes %zu size%s (%s), found %zu", Kind.Name.data(), NumSizes,
+        NumSizes == 1 ? "" : "s", Kind.Sizes.data(), Sizes.size());
+  uint64_t Count = Img.Channels;
   for (auto [K, S] : enumerate(Sizes)) {
     S = S.trim();
     if (S.empty() || !all_of(S, isDigit) || S.getAsInteger(10, Img.Extent[K]) ||
@@ -175,6 +223,9 @@ static Error parseImage(StringRef Kind, StringRef Rest, ArgSpec &Arg) {
                                S.str().c_str());
     Count *= Img.Extent[K];
   }
+  // A cubemap's faces are square, six of them a layer.
+  if (Kind.Cubemap)
+    Count *= Img.Extent[0] * 6;
   // INIT, up to the first ',' or '>'; then the options.
   auto [Body, OutText] = Rest.split('>');
   bool HasOutput = Rest.contains('>');
@@ -237,9 +288,8 @@ Expected<ArgSpec> ptxjit::driver::parseArgSpec(StringRef Spec) {
   }
   StringRef Head = Unnamed.take_while(isAlnum);
   StringRef Rest = Unnamed.drop_front(Head.size());
-  if (is_contained({"tex1d", "tex2d", "tex3d", "surf1d", "surf2d", "surf3d"},
-                   Head)) {
-    if (Error E = parseImage(Head, Rest, Arg))
+  if (const ImageKind *Kind = findImageKind(Head)) {
+    if (Error E = parseImage(*Kind, Rest, Arg))
       return std::move(E);
     Arg.Buf.Name = Name.str();
     return Arg;

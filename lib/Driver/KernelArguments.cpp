@@ -37,16 +37,24 @@ static Expected<uint64_t> createImage(const ArgSpec &Spec, HostBuffer &Buf) {
   O.IsSurface = Img.IsSurface;
   ImageResource &R = O.Resource;
   StringRef Type = getElementTypeName(Spec.Buf.Type);
-  R.Format.NumChannels = 1;
+  R.Format.NumChannels = Img.Channels;
   R.Format.ChannelBits = unsigned(getElementSize(Spec.Buf.Type) * 8);
   R.Format.Kind = Type.starts_with("f")   ? ChannelKind::Float
                   : Type.starts_with("s") ? ChannelKind::Signed
                                           : ChannelKind::Unsigned;
   R.Data = static_cast<char *>(static_cast<void *>(Buf.data()));
   R.Dimensions = Img.Dimensions;
+  R.Layered = Img.Layered;
+  R.Cubemap = Img.Cubemap;
   R.Width = Img.Extent[0];
   R.Height = Img.Extent[1];
   R.Depth = Img.Extent[2];
+  // The layers are rows of a 1D array and slices of a 2D one; a cubemap's
+  // faces are slices, six a layer (ImageResource).
+  if (Img.Cubemap) {
+    R.Height = Img.Extent[0];
+    R.Depth = 6 * (Img.Layered ? Img.Extent[1] : 1);
+  }
   R.RowPitch = R.Width * R.Format.getTexelBytes();
   R.SlicePitch = R.RowPitch * R.Height;
   for (AddressMode &M : O.Sampler.Address)

@@ -91,7 +91,12 @@ struct BufferSpec {
 /// A texture or surface: its texels (Buf) and how it is sampled.
 struct ImageSpec {
   bool IsSurface = false;
+  /// 1, 2 or 3, layers and cube faces not counted (a cubemap is 2).
   unsigned Dimensions = 1;
+  bool Layered = false, Cubemap = false;
+  /// Channels per texel: 1, 2 or 4 (TYPE, TYPEx2, TYPEx4).
+  unsigned Channels = 1;
+  /// The sizes as the KIND takes them: W[,H[,D]], then the layers.
   uint64_t Extent[3] = {1, 1, 1};
   bool LinearFilter = false, NormalizedCoords = false, NormalizedRead = false;
   /// clamp, wrap, mirror or border, as cudaTextureAddressMode numbers them.
