@@ -153,3 +153,35 @@ TEST(ArgSpecTest, NamedBuffers) {
                                 "name)");
   EXPECT_FALSE(parse("16").isBuffer());
 }
+
+TEST(ArgSpecTest, ImageKindsAndTexelCounts) {
+  // The texel buffer holds channels x texels x layers (x 6 faces).
+  struct Case {
+    const char *Spec;
+    unsigned Dimensions, Channels;
+    bool Layered, Cubemap;
+    uint64_t Count;
+  } Cases[] = {
+      {"tex1d:f32[5]", 1, 1, false, false, 5},
+      {"tex3d:u8[2,3,4]", 3, 1, false, false, 24},
+      {"tex2d:f32x4[3,2]", 2, 4, false, false, 24},
+      {"tex1dlayered:s16x2[4,3]", 1, 2, true, false, 24},
+      {"tex2dlayered:f16[2,3,4]", 2, 1, true, false, 24},
+      {"texcube:f32[2]", 2, 1, false, true, 24},
+      {"texcubelayered:u32[2,3]", 2, 1, true, true, 72},
+      {"surf2d:u32[4,4]", 2, 1, false, false, 16},
+  };
+  for (const Case &C : Cases) {
+    ArgSpec A = parse(C.Spec);
+    ASSERT_TRUE(A.isImage()) << C.Spec;
+    EXPECT_EQ(A.Img.Dimensions, C.Dimensions) << C.Spec;
+    EXPECT_EQ(A.Img.Channels, C.Channels) << C.Spec;
+    EXPECT_EQ(A.Img.Layered, C.Layered) << C.Spec;
+    EXPECT_EQ(A.Img.Cubemap, C.Cubemap) << C.Spec;
+    EXPECT_EQ(A.Buf.Count, C.Count) << C.Spec;
+  }
+  EXPECT_NE(parseError("tex2d:f32x3[2,2]").find("not a texel type"),
+            std::string::npos);
+  EXPECT_NE(parseError("texcubelayered:f32[2]").find("takes 2 sizes"),
+            std::string::npos);
+}
