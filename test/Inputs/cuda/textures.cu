@@ -42,12 +42,13 @@ extern "C" __global__ void sampleLayered(cudaTextureObject_t T1,
 
 extern "C" __global__ void sample3DCube(cudaTextureObject_t T3,
                                         cudaTextureObject_t Cube,
+                                        cudaTextureObject_t CubeLayers,
                                         float *Out) {
   int I = threadIdx.x;
   float S = I / 32.0f;
   Out[I] = tex3D<float>(T3, S, 1 - S, 0.5f) +
            texCubemap<float>(Cube, S - 0.5f, 1.0f, 0.25f - S) +
-           texCubemapLayered<float>(Cube, 1.0f, S, -S, 0);
+           texCubemapLayered<float>(CubeLayers, 1.0f, S, -S, 1);
 }
 
 extern "C" __global__ void surfaces(cudaSurfaceObject_t S1,
