@@ -288,6 +288,73 @@ void FunctionLowering::declareRegisters() {
     }
 }
 
+// nvcc materializes the lane and clamp operands of shfl (and of bfe,
+// prmt, ...) in registers written once by a mov of an immediate. Once the
+// block is reachable from the dispatcher too, LLVM sees a merge of the
+// constant with the slot's other contents and cannot fold it, and shfl
+// becomes a gather instead of a vector shuffle. Such a register holds the
+// immediate wherever it is defined at all (reading it before the mov is
+// undefined), so reads use the immediate.
+void FunctionLowering::findConstantRegisters() {
+  struct Write {
+    int64_t Value;
+    ScalarType Type;
+  };
+  // Absent: never written; nullopt: written otherwise.
+  StringMap<std::optional<Write>> Writes;
+  std::function<void(const Operand &)> NotConstant = [&](const Operand &Op) {
+    if (Op.Kind == Operand::Register)
+      Writes[Op.Name] = std::nullopt;
+    for (const Operand &E : Op.Elements)
+      NotConstant(E);
+  };
+  // A .reg parameter or return is written by the caller or the callee.
+  for (const auto *List : {&F.Params, &F.Returns})
+    for (const ptx::VariableDecl &V : *List)
+      if (V.Space == StateSpace::Reg) {
+        if (V.VectorWidth == 1)
+          Writes[V.Name] = std::nullopt;
+        else
+          for (const std::string &Name : transforms::getParamRegisters(V))
+            Writes[Name] = std::nullopt;
+      }
+  for (const ptx::Statement &S : F.Body) {
+    if (S.Kind != ptx::Statement::Inst)
+      continue;
+    const ptx::Instruction &I = S.Instr;
+    unsigned Dests = I.Op == Opcode::Call ? I.NumCallReturns
+                     : I.writesFirstOperand() && !I.Operands.empty() ? 1
+                                                                     : 0;
+    for (unsigned K = 0; K != Dests; ++K) {
+      const Operand &D = I.Operands[K];
+      ScalarType T = I.getType();
+      auto R = Registers.find(D.Name);
+      bool IsConstantMov =
+          I.Op == Opcode::Mov && I.Operands.size() == 2 &&
+          D.Kind == Operand::Register && D.Elements.empty() &&
+          I.Operands[1].Kind == Operand::IntImm && R != Registers.end() &&
+          ptx::isInteger(T) && ptx::isInteger(R->second.Type) &&
+          !ptx::getPackedIntegerParts(T) &&
+          ptx::getBitWidth(T) == ptx::getBitWidth(R->second.Type);
+      if (!IsConstantMov) {
+        NotConstant(D);
+        continue;
+      }
+      Write W{I.Operands[1].Value, T};
+      auto [It, First] = Writes.try_emplace(D.Name, W);
+      if (!First && It->second &&
+          (It->second->Value != W.Value || It->second->Type != W.Type))
+        It->second = std::nullopt;
+    }
+  }
+  for (auto &[Name, W] : Writes)
+    if (W) {
+      Register &R = Registers.find(Name)->second;
+      R.Constant = W->Value;
+      R.ConstantType = W->Type;
+    }
+}
+
 /// A PTX register's name as an LLVM value name: "%r1" -> "r1", and an
 /// inlined callee's "twice.0.%r1" -> "twice.0.r1" (LLVM would quote '%').
 static std::string getIRName(StringRef Reg) {
@@ -650,10 +717,19 @@ Expected<LaneValue> FunctionLowering::read(const Operand &Op, ScalarType T) {
       return S;
     }
     if (Register *R = findRegister(Op.Name)) {
-      Value *V = coerce(loadRegister(*R), Ty, ptx::isSigned(R->Type));
+      Shape Sh = R->Sh;
+      Value *Held;
+      if (R->Constant) {
+        // What the register's one mov wrote (findConstantRegisters).
+        Held = ConstantInt::get(getLaneType(R->ConstantType), *R->Constant,
+                                ptx::isSigned(R->ConstantType));
+        Sh = Shape::uniform();
+      } else {
+        Held = loadRegister(*R);
+      }
+      Value *V = coerce(Held, Ty, ptx::isSigned(R->Type));
       if (Op.Negated)
         V = B.CreateNot(V);
-      Shape Sh = R->Sh;
       if (Op.Value) {
         // `t + 4` outside brackets: the register's value plus the offset.
         if (!Ty->isIntOrIntVectorTy())
@@ -1238,6 +1314,7 @@ Error FunctionLowering::lower() {
   }
   Warp.declare(AllocaBB);
   declareRegisters();
+  findConstantRegisters();
   declareVariables();
   B.SetInsertPoint(AllocaBB);
   declareExchanges();

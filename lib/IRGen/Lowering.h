@@ -260,6 +260,10 @@ private:
     ptx::ScalarType Type;
     Shape Sh;
     llvm::AllocaInst *Slot = nullptr;
+    /// Set when every write of the register is a mov of this immediate
+    /// (of ConstantType): reads use it (findConstantRegisters).
+    std::optional<int64_t> Constant;
+    ptx::ScalarType ConstantType = ptx::ScalarType::None;
   };
   /// A variable declared in the body or a parameter of this function.
   struct LocalVariable {
@@ -293,6 +297,9 @@ private:
   /// then records where its stack frame ends (WCF_LocalStackTop).
   bool calleesTestLocalSpace() const;
   void declareRegisters();
+  /// Sets Register::Constant of the registers only ever written by a mov of
+  /// one integer immediate.
+  void findConstantRegisters();
   void declareVariables();
   Register *findRegister(llvm::StringRef Name);
   llvm::Expected<LaneValue> readSpecial(const ptx::Operand &Op);
