@@ -322,10 +322,7 @@ void FunctionLowering::findConstantRegisters() {
     if (S.Kind != ptx::Statement::Inst)
       continue;
     const ptx::Instruction &I = S.Instr;
-    unsigned Dests = I.Op == Opcode::Call ? I.NumCallReturns
-                     : I.writesFirstOperand() && !I.Operands.empty() ? 1
-                                                                     : 0;
-    for (unsigned K = 0; K != Dests; ++K) {
+    for (unsigned K = 0, Dests = I.getNumDestinations(); K != Dests; ++K) {
       const Operand &D = I.Operands[K];
       ScalarType T = I.getType();
       auto R = Registers.find(D.Name);

@@ -97,9 +97,7 @@ static bool branchesOnOthersWrites(const ptx::Function &F, bool CallsRead) {
         continue;
       const ptx::Instruction &I = S.Instr;
       bool IsCall = I.Op == ptx::Opcode::Call;
-      unsigned Dests = IsCall ? I.NumCallReturns
-                       : I.writesFirstOperand() && !I.Operands.empty() ? 1
-                                                                       : 0;
+      unsigned Dests = I.getNumDestinations();
       if (!Dests)
         continue;
       bool Source = IsCall ? CallsRead : readsOthersWrites(I);

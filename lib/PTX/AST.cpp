@@ -60,6 +60,12 @@ Modifier Instruction::getComparison() const {
   return Modifier::Eq;
 }
 
+unsigned Instruction::getNumDestinations() const {
+  if (Op == Opcode::Call)
+    return NumCallReturns;
+  return writesFirstOperand() ? 1 : 0;
+}
+
 bool Instruction::writesFirstOperand() const {
   if (Operands.empty())
     return false;

@@ -68,9 +68,7 @@ RegisterLiveness::RegisterLiveness(const ptx::Function &F, const PTXCFG &CFG,
       if (!I.GuardPredicate.empty())
         Read(Operand::named(Operand::Register, I.GuardPredicate, I.Loc));
       // A call's returns are written per lane by the callee: never a kill.
-      unsigned Dests = I.Op == ptx::Opcode::Call ? I.NumCallReturns
-                       : I.writesFirstOperand() && !I.Operands.empty() ? 1
-                                                                       : 0;
+      unsigned Dests = I.getNumDestinations();
       for (unsigned K = Dests && !I.readsFirstOperand() ? Dests : 0;
            K < I.Operands.size(); ++K)
         Read(I.Operands[K]);

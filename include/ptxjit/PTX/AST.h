@@ -239,6 +239,9 @@ struct Instruction {
   /// Whether operand 0 is a destination the instruction writes (not for
   /// st, red, branches, call, barriers other than bar.red, ...).
   bool writesFirstOperand() const;
+  /// How many leading operands are destinations: a call's returns, else
+  /// the first operand when writesFirstOperand.
+  unsigned getNumDestinations() const;
   /// Whether the first operand is also read, before it is written
   /// (OpReadsDestination).
   bool readsFirstOperand() const;
