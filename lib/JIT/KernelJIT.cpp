@@ -139,7 +139,8 @@ Expected<std::unique_ptr<KernelJIT>> KernelJIT::create(const JITOptions &Opts) {
       new KernelJIT(std::move(*J), std::move(*TM), Options));
 }
 
-bool ptxjit::isDebugModule(const ptx::Module &M) {
+/// Whether M was compiled for debugging: `.target sm_XX, debug` (nvcc -G).
+static bool isDebugModule(const ptx::Module &M) {
   return is_contained(M.Targets, "debug");
 }
 
@@ -228,10 +229,8 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
   std::string Why;
   unsigned Level =
       chooseOptLevel(M, **LM, Opts.OptLevel, Opts.OptimizeDebugModules, Why);
-  if (Times) {
-    Times->OptLevel = Level;
+  if (Times)
     Times->Downgrade = Why;
-  }
   TargetMachine *CodeGen = TM.get();
   if (Level != Opts.OptLevel) {
     if (!UnoptimizedTM) {

@@ -58,14 +58,10 @@ struct CompileTimes {
   double OptimizeSeconds = 0;
   double CodeGenSeconds = 0;
   double LinkSeconds = 0; ///< the object linked into the process
-  /// The -O level the kernel was compiled at, and why it is below the level
-  /// asked for (empty when it is not).
-  unsigned OptLevel = 0;
+  /// Why the kernel was compiled at -O0 rather than the level asked for
+  /// (empty when it was not).
   std::string Downgrade;
 };
-
-/// Whether M was compiled for debugging: `.target sm_XX, debug` (nvcc -G).
-bool isDebugModule(const ptx::Module &M);
 
 class KernelJIT {
 public:
