@@ -1388,5 +1388,6 @@ Error FunctionLowering::lower() {
   emitDispatcher();
   emitStop();
   emitPhaseSites();
+  emitPhaseProbes();
   return Error::success();
 }

@@ -141,6 +141,14 @@ bool ptxjit::predicationEnabled() {
   return On;
 }
 
+bool ptxjit::phaseProbesEnabled() {
+  static const bool On = [] {
+    const char *V = std::getenv("PTXJIT_PHASE_PROBES");
+    return !V || StringRef(V) != "off";
+  }();
+  return On;
+}
+
 namespace {
 /// Why a kernel's warps must be able to wait for each other.
 enum class WarpWaits {
@@ -379,8 +387,8 @@ Expected<Function *> ModuleLowering::emitKernel(const ptx::Function &F) {
   // Without CTA barriers no warp waits for another: one call may run them
   // all. In phases, one call runs them all up to their next barrier.
   if (!UsesBarriers || PhaseStateSize)
-    RunsWarpChains =
-        irgen::makeWarpChain(*Fn, WarpCtxTy, ChainAtBarrier, ChainBarrier);
+    RunsWarpChains = irgen::makeWarpChain(*Fn, WarpCtxTy, ChainAtBarrier,
+                                          ChainBarrier, ChainSkipsRounds);
   while (!Pending.empty()) {
     const ptx::Function *DF = Pending.back();
     Pending.pop_back();

@@ -80,6 +80,9 @@ public:
   /// The kernel's RoundAtBarrier and RoundBarrier (FunctionLowering), for
   /// its warp chain; null when it has no phase sites.
   llvm::AllocaInst *ChainAtBarrier = nullptr, *ChainBarrier = nullptr;
+  /// The kernel's warps may pass barrier rounds ahead of time
+  /// (WarpContext::SkipRounds, PhaseProbes.cpp): its chain skips them.
+  bool ChainSkipsRounds = false;
   /// KernelLayout::LocalBytesPerLane: the .local frames of every function
   /// lowered, added up.
   uint64_t LocalBytesPerLane = 0;
@@ -413,6 +416,14 @@ private:
     /// A divergent copy: where the general barrier path starts. A
     /// converged site: where the code after the barrier starts.
     llvm::BasicBlock *Fiber = nullptr, *Done = nullptr;
+    /// A converged site: the block of its own where it says where the warp
+    /// returned (it reads no value of the blocks before it), its PTX line,
+    /// and its barrier id when that is an immediate.
+    llvm::BasicBlock *Site = nullptr;
+    uint32_t Line = 0;
+    llvm::ConstantInt *FixedId = nullptr;
+    /// The stack slots its save stores, and where in the state.
+    llvm::SmallVector<std::pair<llvm::AllocaInst *, uint64_t>, 8> Saved;
   };
   /// At the start of a barrier's prologue: the warp saves its state and
   /// returns (a divergent copy only in phases; otherwise the builder is left
@@ -424,6 +435,13 @@ private:
   /// After the blocks: the saves, the restores and the entry's dispatch
   /// to them.
   void emitPhaseSites();
+  /// Copies a stack slot of type T to or from its place in the state.
+  void copyPhaseSlot(llvm::Value *To, llvm::Align ToAlign, llvm::Value *From,
+                     llvm::Align FromAlign, llvm::Type *T);
+  /// After the saves: where the code after a converged site reaches the
+  /// next one without touching memory, the warp runs it at once and passes
+  /// that barrier's round ahead of time (PhaseProbes.cpp).
+  void emitPhaseProbes();
   /// ptxjit_rt_bar_sync(runtime, Args...), called from one block shared by
   /// all barriers of the function; returns its result. The i32 values in
   /// Carried are replaced by their values after the call.
@@ -548,7 +566,8 @@ llvm::Error lowerMemory(FunctionLowering &FL, const ptx::Instruction &I);
 /// entry block's allocas.
 bool makeWarpChain(llvm::Function &Fn, llvm::StructType *CtxTy,
                    llvm::AllocaInst *AtBarrier = nullptr,
-                   llvm::AllocaInst *Barrier = nullptr);
+                   llvm::AllocaInst *Barrier = nullptr,
+                   bool SkipsRounds = false);
 
 /// An atomic on the CTA's shared memory (not half precision).
 struct SharedAtomic {

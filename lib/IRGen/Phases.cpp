@@ -110,6 +110,13 @@ Expected<int> FunctionLowering::lowerPhaseReturn(unsigned Index,
         Return, S.Fiber);
     B.SetInsertPoint(Return);
   }
+  // A converged site starts a block of its own, which a warp passing the
+  // barrier ahead of time also enters (PhaseProbes.cpp).
+  if (Converged) {
+    S.Site = BasicBlock::Create(ML.Ctx, "phase.site", Fn);
+    B.CreateBr(S.Site);
+    B.SetInsertPoint(S.Site);
+  }
   // The barrier id, in the first running lane (uniform in the CTA).
   Expected<LaneValue> Id = read(I.Operands[0], ptx::ScalarType::U32);
   if (!Id)
@@ -123,6 +130,8 @@ Expected<int> FunctionLowering::lowerPhaseReturn(unsigned Index,
   auto Store = [&](unsigned Field, Value *V) {
     B.CreateStore(V, B.CreateStructGEP(ML.WarpCtxTy, CtxArg, Field));
   };
+  S.FixedId = dyn_cast<ConstantInt>(IdV);
+  S.Line = getLine(I.Loc);
   Store(WCF_SuspendBarrier, IdV);
   Store(WCF_ResumeSite, B.getInt32(S.Id));
   if (Converged) {
@@ -134,7 +143,7 @@ Expected<int> FunctionLowering::lowerPhaseReturn(unsigned Index,
     Warp.takeRelease(Passing);
     Value *Arriving = B.CreateAnd(Mask, B.CreateNot(Passing));
     Store(WCF_SuspendLanes, Arriving);
-    Store(WCF_SuspendLine, B.getInt32(getLine(I.Loc)));
+    Store(WCF_SuspendLine, B.getInt32(S.Line));
     // The chain's round goes on without the runtime if every warp says so.
     B.CreateStore(B.CreateAnd(B.CreateICmpNE(Arriving, B.getInt32(0)),
                               B.CreateICmpULT(IdV, B.getInt32(NumCTABarriers))),
@@ -192,7 +201,7 @@ void FunctionLowering::emitPhaseSites() {
   auto IsKnown = [&](const AllocaInst *A) {
     return llvm::any_of(Known, [&](const auto &K) { return K.first == A; });
   };
-  for (const PhaseSite &S : PhaseSites) {
+  for (PhaseSite &S : PhaseSites) {
     auto Saved = [&](const Slot &Sl) {
       if (!S.Converged)
         return true;
@@ -201,32 +210,22 @@ void FunctionLowering::emitPhaseSites() {
         return Sl.Converged && !IsKnown(Sl.A);
       return Live->isLiveIn(S.Block, It->second);
     };
-    // Arrays are copied as bytes: a load of one as a whole would become
-    // a value per element.
-    auto Copy = [&](Value *To, Align ToAlign, Value *From, Align FromAlign,
-                    Type *T) {
-      if (T->isAggregateType())
-        B.CreateMemCpy(To, ToAlign, From, FromAlign,
-                       DL.getTypeStoreSize(T).getFixedValue());
-      else
-        B.CreateAlignedStore(B.CreateAlignedLoad(T, From, FromAlign), To,
-                             ToAlign);
-    };
-    B.SetInsertPoint(S.Save);
-    Value *State = getContextField(WCF_PhaseState, B.getPtrTy());
     for (const Slot &Sl : Slots)
       if (Saved(Sl))
-        Copy(B.CreateConstGEP1_64(B.getInt8Ty(), State, Sl.Offset), Align(16),
-             Sl.A, Sl.A->getAlign(), Sl.A->getAllocatedType());
+        S.Saved.push_back({Sl.A, Sl.Offset});
+    B.SetInsertPoint(S.Save);
+    Value *State = getContextField(WCF_PhaseState, B.getPtrTy());
+    for (auto [A, Offset] : S.Saved)
+      copyPhaseSlot(B.CreateConstGEP1_64(B.getInt8Ty(), State, Offset),
+                    Align(16), A, A->getAlign(), A->getAllocatedType());
     B.CreateRetVoid();
 
     B.SetInsertPoint(S.Resume);
     State = getContextField(WCF_PhaseState, B.getPtrTy());
-    for (const Slot &Sl : Slots)
-      if (Saved(Sl))
-        Copy(Sl.A, Sl.A->getAlign(),
-             B.CreateConstGEP1_64(B.getInt8Ty(), State, Sl.Offset), Align(16),
-             Sl.A->getAllocatedType());
+    for (auto [A, Offset] : S.Saved)
+      copyPhaseSlot(A, A->getAlign(),
+                    B.CreateConstGEP1_64(B.getInt8Ty(), State, Offset),
+                    Align(16), A->getAllocatedType());
     if (S.Converged)
       for (auto [A, Value] : Known)
         B.CreateStore(B.getInt32(Value), A);
@@ -235,4 +234,15 @@ void FunctionLowering::emitPhaseSites() {
     B.CreateBr(S.Converged ? S.Done : S.Fiber);
     PhaseEntry->addCase(B.getInt32(S.Id), S.Resume);
   }
+}
+
+void FunctionLowering::copyPhaseSlot(Value *To, Align ToAlign, Value *From,
+                                     Align FromAlign, Type *T) {
+  // Arrays are copied as bytes: a load of one as a whole would become a
+  // value per element.
+  if (T->isAggregateType())
+    B.CreateMemCpy(To, ToAlign, From, FromAlign,
+                   ML.LM.getDataLayout().getTypeStoreSize(T).getFixedValue());
+  else
+    B.CreateAlignedStore(B.CreateAlignedLoad(T, From, FromAlign), To, ToAlign);
 }

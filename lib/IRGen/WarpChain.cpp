@@ -27,8 +27,10 @@ using namespace llvm;
 using namespace ptxjit;
 
 bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy,
-                          AllocaInst *AtBarrierSlot, AllocaInst *BarrierSlot) {
+                          AllocaInst *AtBarrierSlot, AllocaInst *BarrierSlot,
+                          bool SkipsRounds) {
   bool Rounds = AtBarrierSlot && BarrierSlot;
+  SkipsRounds &= Rounds;
   BasicBlock &Entry = Fn.getEntryBlock();
   // A warp's allocas stay in the entry block, run once: one in a later
   // block would grow the stack with every warp.
@@ -130,12 +132,63 @@ bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy,
     RoundsIn->addIncoming(NextRound, RoundEnd);
     Round->addIncoming(RoundsIn, Record);
   }
+  BasicBlock *RunFrom = Record;
+  if (SkipsRounds) {
+    // A warp that passed this round ahead of time (PhaseProbes.cpp) counts
+    // as arrived at the barrier every converged site names, which is the
+    // first warp's: only its count goes down. The call starts here too.
+    auto *Still = cast<PHINode>(AllAtBarrier->getIncomingValueForBlock(Record));
+    auto *RoundsIn = cast<PHINode>(Round->getIncomingValueForBlock(Record));
+    auto *NextCtx = cast<PHINode>(To);
+    BasicBlock *Check = BasicBlock::Create(C, "skip.check", &Fn);
+    BasicBlock *Take = BasicBlock::Create(C, "skip.take", &Fn);
+    BasicBlock *Last = BasicBlock::Create(C, "skip.round.end", &Fn);
+    BasicBlock *Run = BasicBlock::Create(C, "warp.run", &Fn);
+    B.CreateBr(Check);
+    B.SetInsertPoint(Check);
+    PHINode *Cur = B.CreatePHI(B.getPtrTy(), 2, "skip.warp");
+    Cur->addIncoming(NextCtx, Record);
+    Value *SkipPtr = B.CreateStructGEP(CtxTy, Cur, WCF_SkipRounds);
+    Value *Skips = B.CreateLoad(I32, SkipPtr);
+    B.CreateCondBr(B.CreateICmpNE(Skips, B.getInt32(0)), Take, Run);
+    B.SetInsertPoint(Take);
+    B.CreateStore(B.CreateSub(Skips, B.getInt32(1)), SkipPtr);
+    Value *After = Field(B.getPtrTy(), Cur, WCF_NextWarp);
+    Cur->addIncoming(After, Take);
+    B.CreateCondBr(B.CreateIsNotNull(After), Check, Last);
+    // The round ended with skipped warps: as at round.end, with the last
+    // warp that ran still running.
+    B.SetInsertPoint(Last);
+    Value *LastNext = B.CreateAdd(RoundsIn, B.getInt32(1));
+    Value *LastAgain = B.CreateAnd(
+        {Still, B.CreateICmpNE(Field(I32, Warp, WCF_PhaseMode), B.getInt32(0)),
+         B.CreateICmpULT(RoundsIn, B.getInt32(MaxChainRounds - 1))});
+    B.CreateCondBr(LastAgain, Record, End);
+    NextCtx->addIncoming(Warp, Last);
+    Still->addIncoming(B.getTrue(), Last);
+    RoundsIn->addIncoming(LastNext, Last);
+    // The call's first warp too goes through the check.
+    Entry.getTerminator()->setSuccessor(0, Record);
+    NextCtx->addIncoming(Warp, &Entry);
+    Still->addIncoming(B.getTrue(), &Entry);
+    RoundsIn->addIncoming(B.getInt32(0), &Entry);
+    Ctx->removeIncomingValue(&Entry, /*DeletePHIIfEmpty=*/false);
+    AllAtBarrier->removeIncomingValue(&Entry);
+    Round->removeIncomingValue(&Entry);
+    B.SetInsertPoint(Run);
+    To = Cur;
+    RunFrom = Run;
+  }
   Value *Out = Field(B.getPtrTy(), To, WCF_RunningWarp);
   Value *Own = B.CreateStructGEP(CtxTy, To, WCF_WarpIndex);
   Value *Index = B.CreateLoad(I32, Own);
   B.CreateStore(Index, B.CreateSelect(B.CreateIsNull(Out), Own, Out),
                 /*isVolatile=*/true);
   B.CreateBr(Begin);
-  Ctx->addIncoming(To, Record);
+  Ctx->addIncoming(To, RunFrom);
+  if (SkipsRounds) {
+    AllAtBarrier->setIncomingBlock(0, RunFrom);
+    Round->setIncomingBlock(0, RunFrom);
+  }
   return true;
 }

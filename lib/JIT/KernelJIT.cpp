@@ -212,6 +212,7 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
   IROpts.LineTables = Opts.LineTables;
   IROpts.BarrierPhases = phasesEnabled();
   IROpts.PredicatedBlocks = predicationEnabled();
+  IROpts.PhaseProbes = phaseProbesEnabled();
   Expected<std::unique_ptr<Module>> LM = [&] {
     ScopedTimer T(Times ? &Times->IRGenSeconds : nullptr);
     return emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
@@ -328,6 +329,7 @@ cache::CacheDigest KernelJIT::getCacheKey(const ptx::Module &M,
   B.add("external-module-variables", ExternalModuleVariables);
   B.add("phases", phasesEnabled());
   B.add("predication", predicationEnabled());
+  B.add("phase-probes", phaseProbesEnabled());
   B.add("check-kinds", CheckKinds);
   B.add("check-addresses", Opts.CheckAddresses);
   B.add("line-tables", Opts.LineTables);
@@ -346,6 +348,7 @@ Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
   IROpts.CheckKinds = CheckKinds;
   IROpts.BarrierPhases = phasesEnabled();
   IROpts.PredicatedBlocks = predicationEnabled();
+  IROpts.PhaseProbes = phaseProbesEnabled();
   Expected<std::unique_ptr<Module>> LM =
       emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);
   if (!LM)

@@ -8,6 +8,10 @@
 // warp chain), then every warp on to the next one. No warp waits, so no
 // fibers: a barrier costs a warp a return into the chain and a resume.
 //
+// A warp may pass rounds ahead of time (WarpContext::SkipRounds,
+// IRGen's PhaseProbes.cpp): each counts it as arrived at its barrier without
+// a call, and on fibers it arrives at each before it resumes.
+//
 // The barrier completes when every warp that has not exited returned at a
 // barrier with the same id (exited threads are not waited for, as on
 // sm_70). A chain whose warps all returned at a converged site of the same
@@ -39,6 +43,7 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
     C->PhaseMode = 1;
     C->ResumeSite = 0;
     C->ResumePassed = 0;
+    C->SkipRounds = 0;
     C->NextWarp = nullptr;
     // A chain says which of its warps runs (for the runtime calls it makes
     // and a fault report).
@@ -79,8 +84,13 @@ Error CTAScheduler::runInPhases(const CTALaunch &L) {
         continue;
       WarpContext &C = *L.Contexts[W];
       if (!L.RunsWarpChains) {
-        Current = W;
-        L.Fn(L.WarpCtxs[W]);
+        // A warp that passed this round ahead of time is at the barrier.
+        if (C.SkipRounds) {
+          --C.SkipRounds;
+        } else {
+          Current = W;
+          L.Fn(L.WarpCtxs[W]);
+        }
         // Until every warp has arrived, the barrier has not completed.
         C.ResumePassed = 0;
       }
@@ -154,6 +164,9 @@ void CTAScheduler::runWarpFromSites(unsigned W) {
       (void)Released;
       assert(Released == Arriving && "a barrier of all threads releases all");
     }
+    // Rounds it passed ahead of time, in phases: arrive at each in turn.
+    for (; C.SkipRounds; --C.SkipRounds)
+      syncAll(C.SuspendBarrier, C.SuspendLanes, C.SuspendLine);
     C.ResumePassed = 1;
     Launch->Fn(Launch->WarpCtxs[W]);
     if (!C.ResumeSite || C.Status != WS_Running)

@@ -75,6 +75,7 @@ Error CTAScheduler::run(const CTALaunch &L) {
     for (WarpContext *C : L.Contexts) {
       C->PhaseMode = 0;
       C->ResumeSite = 0;
+      C->SkipRounds = 0;
       C->NextWarp = nullptr;
     }
   }

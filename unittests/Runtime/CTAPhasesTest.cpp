@@ -14,6 +14,7 @@
 #include "ptxjit/Runtime/CTAErrors.h"
 #include "ptxjit/Runtime/CTAScheduler.h"
 #include "gtest/gtest.h"
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ struct PhaseWarp {
   std::vector<uint32_t> Barriers;
   /// It reaches barrier DivergentAt while other lanes wait elsewhere.
   unsigned DivergentAt = ~0u;
+  /// In phases, returning at a barrier before AheadTo, it passes the
+  /// barriers after it up to AheadTo - 1 at once, as a warp with nothing to
+  /// do between them does (IRGen's PhaseProbes.cpp).
+  unsigned AheadTo = 0;
   /// Barriers passed (what generated code keeps in PhaseState).
   unsigned Step = 0;
   std::vector<std::string> *Log = nullptr;
@@ -59,6 +64,12 @@ void phaseWarp(void *P) {
     Note("b" + std::to_string(Step));
     bool Divergent = Step == W.DivergentAt;
     if (!Divergent || W.Ctx.PhaseMode) {
+      while (W.Ctx.PhaseMode && !Divergent && Step + 1 < W.AheadTo &&
+             Step + 1 < W.Barriers.size()) {
+        ++Step;
+        ++W.Ctx.SkipRounds;
+        Note("b" + std::to_string(Step) + " ahead");
+      }
       W.Step = Step;
       W.Ctx.ResumeSite = (Step + 1) | (Divergent ? PhaseDivergentSite : 0);
       W.Ctx.SuspendBarrier = W.Barriers[Step];
@@ -76,9 +87,16 @@ void phaseWarp(void *P) {
 void chainedWarps(void *P) {
   PhaseWarp *W = static_cast<PhaseWarp *>(P);
   for (;;) {
-    phaseWarp(W);
+    // A warp that passed this round ahead of time counts as arrived.
+    if (W->Ctx.SkipRounds) {
+      --W->Ctx.SkipRounds;
+    } else {
+      phaseWarp(W);
+      if (W->Ctx.Status != WS_Running)
+        return;
+    }
     WarpContext *Next = W->Ctx.NextWarp;
-    if (W->Ctx.Status != WS_Running || !Next)
+    if (!Next)
       return;
     for (PhaseWarp &Other : *W->All)
       if (&Other.Ctx == Next)
@@ -171,6 +189,60 @@ TEST_P(CTAPhasesBothWaysTest, DivergentArrivalGoesOnWithFibers) {
       "w0 b1",        "w1 b1",        Chain ? "w2 b1" : "w2 b1 fiber",
       "w2 end fiber", "w0 end fiber", "w1 end fiber"};
   EXPECT_EQ(Log, Want);
+}
+
+TEST_P(CTAPhasesBothWaysTest, RoundsPassedAheadAreNotRun) {
+  // Warp 1 has nothing to do between barriers 0 and 3: at barrier 0 it
+  // passes 1 and 2 as well, and the next two rounds count it as arrived
+  // without running it; it resumes after barrier 2 with warp 0.
+  Warps.resize(2);
+  Warps[1].AheadTo = 3;
+  EXPECT_EQ(run({{0, 0, 0, 0}, {0, 0, 0, 0}}, ~0u, ~0u, GetParam()), "");
+  std::vector<std::string> Want = {
+      "w0 b0", "w1 b0", "w1 b1 ahead", "w1 b2 ahead", "w0 b1",
+      "w0 b2", "w0 b3", "w1 b3",       "w0 end",      "w1 end"};
+  EXPECT_EQ(Log, Want);
+  EXPECT_EQ(Warps[1].Ctx.SkipRounds, 0u);
+}
+
+TEST_P(CTAPhasesBothWaysTest, FibersArriveForRoundsPassedAhead) {
+  // Warp 1 passed barriers 1 and 2 at barrier 0; in the round of barrier
+  // 1 warp 2 arrives with lanes waiting elsewhere, and the CTA goes on
+  // with fibers. Warp 1 has arrived at barrier 1 (that round counted it)
+  // but not yet at barrier 2: the runtime arrives for it there before it
+  // resumes, so it reaches barrier 3 only after the others reached 2.
+  Warps.resize(3);
+  Warps[1].AheadTo = 3;
+  EXPECT_EQ(run({{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}},
+                /*DivergentWarp=*/2, /*DivergentAt=*/1, GetParam()),
+            "");
+  // Where each warp reached barrier K (4: its end) running; none goes
+  // past a barrier before every warp has reached it, except in passing it
+  // ahead.
+  int Reach[3][5];
+  for (auto &W : Reach)
+    std::fill(std::begin(W), std::end(W), -1);
+  for (unsigned I = 0; I != Log.size(); ++I) {
+    const std::string &E = Log[I];
+    if (E.find("ahead") != std::string::npos)
+      continue;
+    unsigned W = E[1] - '0';
+    unsigned K = E.find(" end") != std::string::npos ? 4 : E[4] - '0';
+    Reach[W][K] = int(I);
+  }
+  EXPECT_EQ(Reach[1][1], -1);
+  EXPECT_EQ(Reach[1][2], -1);
+  for (unsigned K = 0; K != 4; ++K)
+    for (unsigned X = 0; X != 3; ++X)
+      for (unsigned Y = 0; Y != 3; ++Y)
+        if (Reach[X][K + 1] >= 0 && Reach[Y][K] >= 0) {
+          EXPECT_GT(Reach[X][K + 1], Reach[Y][K])
+              << "w" << X << " reached " << K + 1 << " before w" << Y
+              << " reached " << K;
+        }
+  for (unsigned W = 0; W != 3; ++W)
+    EXPECT_GE(Reach[W][4], 0) << "w" << W << " did not end";
+  EXPECT_EQ(Warps[1].Ctx.SkipRounds, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(CallsAndChains, CTAPhasesBothWaysTest,

@@ -50,6 +50,10 @@ struct IRGenOptions {
   /// no dispatch (Predication.cpp); off, every split goes through the
   /// dispatcher.
   bool PredicatedBlocks = true;
+  /// In phases, a warp that returned at a barrier looks ahead: while the
+  /// code after it reaches the next barrier without touching memory, the
+  /// warp runs it at once and skips that round (PhaseProbes.cpp).
+  bool PhaseProbes = true;
   // Each option here changes the code: the kernel cache's key has it
   // (KernelJIT::getCacheKey).
 };
@@ -61,6 +65,10 @@ bool phasesEnabled();
 /// IRGenOptions::PredicatedBlocks as the environment asks: on unless
 /// PTXJIT_PREDICATION=off (read once).
 bool predicationEnabled();
+
+/// IRGenOptions::PhaseProbes as the environment asks: on unless
+/// PTXJIT_PHASE_PROBES=off (read once).
+bool phaseProbesEnabled();
 
 /// Gives every instruction of M's functions that have a subprogram a
 /// debug location: passes leave some without one, or at line 0.
