@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelPipeline.h"
+#include "GridStridePrefetch.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -58,7 +59,10 @@ static constexpr const char *KernelPipelineO2 =
     // The tiled SGEMM's shared-memory loads, combined across the lanes'
     // segments, and what that leaves invariant.
     "vector-combine,instcombine<max-iterations=1;no-verify-fixpoint>,"
-    "loop-mssa(licm<allowspeculation>)),"
+    "loop-mssa(licm<allowspeculation>),"
+    // Far-strided loads of grid-stride loops, prefetched (last: the steps
+    // are invariant and hoisted by now).
+    "ptxjit-grid-stride-prefetch),"
     // Declarations of what the optimizations made dead, for emit-llvm.
     "strip-dead-prototypes";
 
@@ -85,6 +89,14 @@ StringRef ptxjit::getKernelPipelineOverride() {
 
 Expected<ModulePassManager> ptxjit::buildKernelPipeline(PassBuilder &PB,
                                                         unsigned OptLevel) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "ptxjit-grid-stride-prefetch")
+          return false;
+        FPM.addPass(GridStridePrefetchPass());
+        return true;
+      });
   ModulePassManager MPM;
   StringRef Override = getKernelPipelineOverride();
   if (!Override.empty() || OptLevel == 2) {
@@ -93,6 +105,10 @@ Expected<ModulePassManager> ptxjit::buildKernelPipeline(PassBuilder &PB,
       return std::move(E);
     return std::move(MPM);
   }
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
+                                        OptimizationLevel, ThinOrFullLTOPhase) {
+    MPM.addPass(createModuleToFunctionPassAdaptor(GridStridePrefetchPass()));
+  });
   return PB.buildPerModuleDefaultPipeline(
       OptLevel == 1 ? OptimizationLevel::O1 : OptimizationLevel::O3);
 }
