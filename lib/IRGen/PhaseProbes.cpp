@@ -163,8 +163,10 @@ bool ProbeCopier::mayRun(const Instruction &I) const {
            readsPrivate(M->getSource());
   if (auto *M = dyn_cast<MemSetInst>(&I))
     return !M->isVolatile() && isSlot(M->getDest());
-  return !isa<PHINode>(I) && !I.mayReadOrWriteMemory() &&
-         !I.mayHaveSideEffects();
+  // A phi needs its block's predecessors; an alloca outside the entry
+  // would grow the stack with each probe.
+  return !isa<PHINode>(I) && !isa<AllocaInst>(I) &&
+         !I.mayReadOrWriteMemory() && !I.mayHaveSideEffects();
 }
 
 BasicBlock *ProbeCopier::visit(BasicBlock *BB) {
