@@ -125,27 +125,25 @@ static bool branchesOnOthersWrites(const ptx::Function &F, bool CallsRead) {
   return false;
 }
 
+/// Whether environment variable Name is set to Off (read by each caller
+/// once, into a static).
+static bool switchedOff(const char *Name, StringRef Off) {
+  const char *V = std::getenv(Name);
+  return V && StringRef(V) == Off;
+}
+
 bool ptxjit::phasesEnabled() {
-  static const bool On = [] {
-    const char *V = std::getenv("PTXJIT_BARRIERS");
-    return !V || StringRef(V) != "fibers";
-  }();
+  static const bool On = !switchedOff("PTXJIT_BARRIERS", "fibers");
   return On;
 }
 
 bool ptxjit::predicationEnabled() {
-  static const bool On = [] {
-    const char *V = std::getenv("PTXJIT_PREDICATION");
-    return !V || StringRef(V) != "off";
-  }();
+  static const bool On = !switchedOff("PTXJIT_PREDICATION", "off");
   return On;
 }
 
 bool ptxjit::phaseProbesEnabled() {
-  static const bool On = [] {
-    const char *V = std::getenv("PTXJIT_PHASE_PROBES");
-    return !V || StringRef(V) != "off";
-  }();
+  static const bool On = !switchedOff("PTXJIT_PHASE_PROBES", "off");
   return On;
 }
 

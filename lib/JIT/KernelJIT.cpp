@@ -171,6 +171,17 @@ static unsigned chooseOptLevel(const ptx::Module &M, const Module &IR,
   return 0;
 }
 
+/// IRGen's options with the code-changing switches the environment sets
+/// (PTXJIT_BARRIERS, PTXJIT_PREDICATION, PTXJIT_PHASE_PROBES); the cache
+/// key has each (getCacheKey).
+static IRGenOptions getEnvironmentIRGenOptions() {
+  IRGenOptions O;
+  O.BarrierPhases = phasesEnabled();
+  O.PredicatedBlocks = predicationEnabled();
+  O.PhaseProbes = phaseProbesEnabled();
+  return O;
+}
+
 static std::string shapeSuffix(const KernelShape &S) {
   return "." + std::to_string(S.BlockDim[0]) + "x" +
          std::to_string(S.BlockDim[1]) + "x" + std::to_string(S.BlockDim[2]);
@@ -205,14 +216,11 @@ Expected<KernelObject> KernelJIT::compileToObject(const ptx::Module &M,
   // Value names are for people reading emit-llvm; compiling needs none.
   Ctx->setDiscardValueNames(true);
   KernelObject K;
-  IRGenOptions IROpts;
+  IRGenOptions IROpts = getEnvironmentIRGenOptions();
   IROpts.ExternalModuleVariables = ExternalModuleVariables;
   IROpts.CheckKinds = CheckKinds;
   IROpts.CheckAddresses = Opts.CheckAddresses;
   IROpts.LineTables = Opts.LineTables;
-  IROpts.BarrierPhases = phasesEnabled();
-  IROpts.PredicatedBlocks = predicationEnabled();
-  IROpts.PhaseProbes = phaseProbesEnabled();
   Expected<std::unique_ptr<Module>> LM = [&] {
     ScopedTimer T(Times ? &Times->IRGenSeconds : nullptr);
     return emitKernel(M, Kernel, Shape, *Ctx, K.Layout, IROpts);
@@ -343,12 +351,9 @@ Error KernelJIT::emitIR(const ptx::Module &M, StringRef Kernel,
                         bool CheckAddresses, bool OptimizeDebugModules) {
   LLVMContext Ctx;
   KernelLayout Layout;
-  IRGenOptions IROpts;
+  IRGenOptions IROpts = getEnvironmentIRGenOptions();
   IROpts.CheckAddresses = CheckAddresses;
   IROpts.CheckKinds = CheckKinds;
-  IROpts.BarrierPhases = phasesEnabled();
-  IROpts.PredicatedBlocks = predicationEnabled();
-  IROpts.PhaseProbes = phaseProbesEnabled();
   Expected<std::unique_ptr<Module>> LM =
       emitKernel(M, Kernel, Shape, Ctx, Layout, IROpts);
   if (!LM)
