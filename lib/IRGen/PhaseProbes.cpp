@@ -323,14 +323,12 @@ void FunctionLowering::emitPhaseProbes() {
       Warp.convergedStart();
   BasicBlock *Setup[] = {&Fn->getEntryBlock(), PhaseEntry->getParent()};
   BasicBlock *Stops[] = {Warp.getDispatcher(), StopBB};
-  SmallVector<bool, 16> Built(PhaseSites.size(), false);
   // Every save with a probe ends in one block, so that LLVM can still sink
   // their stores into one: in phases, where the round counts the warp as
   // arrived, it looks ahead from the site it saved, up to a bound on the
   // rounds passed in advance (a loop of nothing but barriers must come back
   // to the runtime).
   BasicBlock *Ahead = BasicBlock::Create(ML.Ctx, "probe.ahead", Fn);
-  SmallVector<std::pair<uint32_t, BasicBlock *>, 16> Cases;
   for (unsigned I = 0; I != PhaseSites.size(); ++I) {
     const PhaseSite &S = PhaseSites[I];
     if (!S.Converged)
@@ -340,7 +338,6 @@ void FunctionLowering::emitPhaseProbes() {
     BasicBlock *Body = Copier.copy(S.Done);
     if (!Body)
       continue;
-    Built[I] = true;
     // The probe starts as the resume would, from the state just saved: the
     // slots hold it already, and the lane sets are a converged block's.
     B.SetInsertPoint(Probes[I]);
@@ -351,7 +348,6 @@ void FunctionLowering::emitPhaseProbes() {
     Instruction *Ret = S.Save->getTerminator();
     BranchInst::Create(Ahead, Ret->getIterator());
     Ret->eraseFromParent();
-    Cases.push_back({S.Id, Probes[I]});
     // Where the copy reaches a site, the warp passed that barrier: one
     // more round counted, the site's, whose save needs only the slots the
     // copy may have written and those this site's save did not store (the
@@ -377,35 +373,35 @@ void FunctionLowering::emitPhaseProbes() {
                      Probes[Index], Bail);
     }
   }
-  if (Cases.empty()) {
-    Ahead->eraseFromParent();
-  } else {
-    B.SetInsertPoint(Ahead);
-    Value *Go = B.CreateAnd(
-        {B.CreateICmpNE(B.CreateLoad(I32, FieldPtr(WCF_PhaseMode)),
-                        B.getInt32(0)),
-         B.CreateLoad(B.getInt1Ty(), RoundAtBarrier),
-         B.CreateICmpULT(B.CreateLoad(I32, FieldPtr(WCF_SkipRounds)),
-                         B.getInt32(MaxChainRounds))});
-    BasicBlock *Which = BasicBlock::Create(ML.Ctx, "probe.site", Fn);
-    B.CreateCondBr(Go, Which, Bail);
-    B.SetInsertPoint(Which);
-    SwitchInst *Switch = B.CreateSwitch(
-        B.CreateLoad(I32, FieldPtr(WCF_ResumeSite)), Bail, Cases.size());
-    for (auto [Id, Probe] : Cases)
-      Switch->addCase(B.getInt32(Id), Probe);
-  }
-  bool Any = false;
+  // A site whose copy could only bail has an empty probe: none.
+  SwitchInst *Switch = nullptr;
   for (unsigned I = 0; I != PhaseSites.size(); ++I) {
     if (!Probes[I])
       continue;
-    Any |= Built[I];
-    if (!Built[I]) {
+    if (Probes[I]->empty()) {
       Probes[I]->replaceAllUsesWith(Bail);
       Probes[I]->eraseFromParent();
+      continue;
     }
+    if (!Switch) {
+      B.SetInsertPoint(Ahead);
+      Value *Go = B.CreateAnd(
+          {B.CreateICmpNE(B.CreateLoad(I32, FieldPtr(WCF_PhaseMode)),
+                          B.getInt32(0)),
+           B.CreateLoad(B.getInt1Ty(), RoundAtBarrier),
+           B.CreateICmpULT(B.CreateLoad(I32, FieldPtr(WCF_SkipRounds)),
+                           B.getInt32(MaxChainRounds))});
+      BasicBlock *Which = BasicBlock::Create(ML.Ctx, "probe.site", Fn);
+      B.CreateCondBr(Go, Which, Bail);
+      B.SetInsertPoint(Which);
+      Switch =
+          B.CreateSwitch(B.CreateLoad(I32, FieldPtr(WCF_ResumeSite)), Bail);
+    }
+    Switch->addCase(B.getInt32(PhaseSites[I].Id), Probes[I]);
   }
+  if (!Switch)
+    Ahead->eraseFromParent();
   if (pred_empty(Bail))
     Bail->eraseFromParent();
-  ML.ChainSkipsRounds = Any;
+  ML.ChainSkipsRounds = Switch != nullptr;
 }

@@ -118,16 +118,19 @@ bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy,
   // where it would keep the parameter loads after it from leaving the loop.
   B.SetInsertPoint(Record);
   Value *To = Following;
+  // Rounds: the next warp, whether all are at the barrier, and the rounds
+  // run, as warp.record receives them.
+  PHINode *NextCtx = nullptr, *Still = nullptr, *RoundsIn = nullptr;
   if (Rounds) {
-    PHINode *NextCtx = B.CreatePHI(B.getPtrTy(), 2, "warp.following");
+    NextCtx = B.CreatePHI(B.getPtrTy(), 2, "warp.following");
     NextCtx->addIncoming(Following, Next);
     NextCtx->addIncoming(Warp, RoundEnd);
     To = NextCtx;
-    PHINode *Still = B.CreatePHI(B.getInt1Ty(), 2);
+    Still = B.CreatePHI(B.getInt1Ty(), 2);
     Still->addIncoming(StillAtBarrier, Next);
     Still->addIncoming(B.getTrue(), RoundEnd);
     AllAtBarrier->addIncoming(Still, Record);
-    PHINode *RoundsIn = B.CreatePHI(I32, 2);
+    RoundsIn = B.CreatePHI(I32, 2);
     RoundsIn->addIncoming(Round, Next);
     RoundsIn->addIncoming(NextRound, RoundEnd);
     Round->addIncoming(RoundsIn, Record);
@@ -137,9 +140,6 @@ bool irgen::makeWarpChain(Function &Fn, StructType *CtxTy,
     // A warp that passed this round ahead of time (PhaseProbes.cpp) counts
     // as arrived at the barrier every converged site names, which is the
     // first warp's: only its count goes down. The call starts here too.
-    auto *Still = cast<PHINode>(AllAtBarrier->getIncomingValueForBlock(Record));
-    auto *RoundsIn = cast<PHINode>(Round->getIncomingValueForBlock(Record));
-    auto *NextCtx = cast<PHINode>(To);
     BasicBlock *Check = BasicBlock::Create(C, "skip.check", &Fn);
     BasicBlock *Take = BasicBlock::Create(C, "skip.take", &Fn);
     BasicBlock *Last = BasicBlock::Create(C, "skip.round.end", &Fn);
