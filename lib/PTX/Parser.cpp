@@ -501,7 +501,11 @@ bool Parser::parseFunction(Linkage Link, bool IsEntry, SMLoc Loc) {
   if (!Tok.is(Token::LBrace))
     return expected("'{' or ';'");
   Fn.HasBody = true;
-  return parseBody(Fn);
+  // A body recovers from its errors itself and ends at its '}' (or the end
+  // of the file): what follows is parsed, not skipped as after a bad
+  // header. Its errors are counted by Diags.
+  parseBody(Fn);
+  return true;
 }
 
 bool Parser::parsePerformanceDirectives(Function &F) {
