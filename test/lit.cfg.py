@@ -61,7 +61,7 @@ if lit.util.which("gdb"):
 # A CUDA installation as ptx-jit looks for one (CUDA_PATH, /usr/local/cuda):
 # with it, .cu inputs get CUDA's headers and libdevice; without, ptx-jit's
 # own device headers (tests force that with --no-cuda-installation).
-llvm_config.with_system_environment(["CUDA_PATH"])
+llvm_config.with_system_environment(["CUDA_PATH", "PTXJIT_PARALLEL_FRONTEND"])
 def is_cuda_installation(path):
     return (os.path.isfile(os.path.join(path, "include", "cuda_runtime.h")) and
             os.path.isfile(os.path.join(path, "nvvm", "libdevice", "libdevice.10.bc")))

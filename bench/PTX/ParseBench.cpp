@@ -129,7 +129,7 @@ int main(int argc, char **argv) {
     NumStatements += F.Body.size();
     StatementBytes += F.Body.capacity() * sizeof(Statement);
   }
-  size_t ArenaBytes = M->getAllocator().getTotalMemory();
+  size_t ArenaBytes = M->getAllocatorBytes();
   size_t NumFunctions = M->Functions.size();
   M.reset();
 

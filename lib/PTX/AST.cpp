@@ -108,6 +108,27 @@ Module::Module(std::unique_ptr<MemoryBuffer> Source)
 
 Module::~Module() = default;
 
+size_t Module::getAllocatorBytes() const {
+  size_t Bytes = Alloc.getTotalMemory();
+  for (const std::unique_ptr<BumpPtrAllocator> &A : MoreAllocators)
+    Bytes += A->getTotalMemory();
+  return Bytes;
+}
+
+void Module::clearContents() {
+  Version.clear();
+  Targets.clear();
+  AddressSize = 64;
+  HasAddressSize = false;
+  Globals.clear();
+  Functions.clear();
+  Files.clear();
+  Sections.clear();
+  Order.clear();
+  MoreAllocators.clear();
+  Alloc.Reset();
+}
+
 const Function *Module::findFunction(StringRef Name) const {
   // A forward declaration and the definition may both be present.
   const Function *Found = nullptr;

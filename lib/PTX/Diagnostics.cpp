@@ -31,6 +31,7 @@ SourceMgr::DiagKind DiagnosticEngine::getSeverity(DiagID ID) {
 
 void DiagnosticEngine::emit(SMLoc Loc, DiagID ID, const std::string &Message) {
   SourceMgr::DiagKind Kind = getSeverity(ID);
+  ++NumReported;
   if (Kind == SourceMgr::DK_Error) {
     if (++NumErrors > ErrorLimit) {
       if (NumErrors == ErrorLimit + 1)

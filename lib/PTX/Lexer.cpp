@@ -4,6 +4,11 @@
 #include "ptxjit/PTX/Diagnostics.h"
 #include "ptxjit/PTX/InputKind.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/bit.h"
+#include <cstring>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 using namespace llvm;
 using namespace ptxjit::ptx;
@@ -322,4 +327,60 @@ StringRef Lexer::lexBalancedBlock() {
     }
   }
   return {};
+}
+
+/// The first of '{', '}', '"' and '/' in [P, E), or E: most of a body is
+/// none of them, so this looks at 16 bytes at a time.
+static const char *findBlockSyntax(const char *P, const char *E) {
+#ifdef __SSE2__
+  const __m128i Open = _mm_set1_epi8('{'), Close = _mm_set1_epi8('}'),
+                Quote = _mm_set1_epi8('"'), Slash = _mm_set1_epi8('/');
+  for (; E - P >= 16; P += 16) {
+    __m128i V = _mm_loadu_si128(reinterpret_cast<const __m128i *>(P));
+    __m128i Any = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(V, Open), _mm_cmpeq_epi8(V, Close)),
+        _mm_or_si128(_mm_cmpeq_epi8(V, Quote), _mm_cmpeq_epi8(V, Slash)));
+    if (unsigned Bits = _mm_movemask_epi8(Any))
+      return P + llvm::countr_zero(Bits);
+  }
+#endif
+  for (; P != E; ++P)
+    if (*P == '{' || *P == '}' || *P == '"' || *P == '/')
+      return P;
+  return E;
+}
+
+bool Lexer::skipBlockBody() {
+  unsigned Depth = 1;
+  while ((Cur = findBlockSyntax(Cur, End)) != End) {
+    char C = *Cur++;
+    if (C == '{') {
+      ++Depth;
+    } else if (C == '}') {
+      if (--Depth == 0)
+        return true;
+    } else if (C == '"') {
+      // As lexString: a backslash escapes the next character; a line end
+      // ends the string unterminated.
+      while (Cur != End && *Cur != '"' && *Cur != '\n') {
+        if (*Cur == '\\' && Cur + 1 != End)
+          ++Cur;
+        ++Cur;
+      }
+      if (Cur == End || *Cur != '"')
+        return false;
+      ++Cur;
+    } else if (C == '/' && Cur != End && *Cur == '/') {
+      const void *Line = std::memchr(Cur, '\n', End - Cur);
+      Cur = Line ? static_cast<const char *>(Line) : End;
+    } else if (C == '/' && Cur != End && *Cur == '*') {
+      ++Cur;
+      while (Cur + 1 < End && !(Cur[0] == '*' && Cur[1] == '/'))
+        ++Cur;
+      if (Cur + 1 >= End)
+        return false;
+      Cur += 2;
+    }
+  }
+  return false;
 }

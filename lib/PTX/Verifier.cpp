@@ -4,13 +4,19 @@
 // function may be declared any number of times and defined once, with one
 // signature; an .extern variable may be declared before its definition.
 // Module-scope names are visible everywhere in the module, in any order.
-// Then each function body (FunctionVerifier.cpp).
+// Then each function body (FunctionVerifier.cpp); in a large module, on all
+// cores, and again on one thread where anything was reported, so that the
+// diagnostics come out in order.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ptxjit/PTX/Verifier.h"
 #include "VerifierImpl.h"
+#include "ptxjit/PTX/Parser.h"
 #include "ptxjit/PTX/TextureRefs.h"
+#include "llvm/Support/Parallel.h"
+#include "llvm/Support/raw_ostream.h"
+#include <atomic>
 
 using namespace llvm;
 using namespace ptxjit::ptx;
@@ -27,6 +33,8 @@ private:
   void declareVariable(const VariableDecl &V);
   void declareFunction(const Function &F);
   void checkInitializer(const Initializer &Init);
+  /// Verifies the bodies on all cores; false where any reported anything.
+  bool verifyBodiesInParallel();
 
   const Module &M;
   DiagnosticEngine &Diags;
@@ -68,9 +76,26 @@ void ModuleVerifier::run() {
     if (V.HasInitializer && V.Opaque == OpaqueKind::None)
       checkInitializer(V.Init);
   }
+  if (isParallelFrontEnd(M.getSourceText().size()) && verifyBodiesInParallel())
+    return;
   for (const Function &F : M.Functions)
     if (F.HasBody)
       FunctionVerifier(M, Syms, F, Diags).run();
+}
+
+bool ModuleVerifier::verifyBodiesInParallel() {
+  std::atomic<bool> Reported{false};
+  parallelFor(0, M.Functions.size(), [&](size_t I) {
+    const Function &F = M.Functions[I];
+    if (!F.HasBody || Reported.load(std::memory_order_relaxed))
+      return;
+    raw_null_ostream Discard;
+    DiagnosticEngine Quiet(M.getSourceMgr(), Discard);
+    FunctionVerifier(M, Syms, F, Quiet).run();
+    if (Quiet.getNumReported())
+      Reported.store(true, std::memory_order_relaxed);
+  });
+  return !Reported;
 }
 
 void ModuleVerifier::declareVariable(const VariableDecl &V) {

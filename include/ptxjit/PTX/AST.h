@@ -414,6 +414,7 @@ public:
   Module(const Module &) = delete;
   Module &operator=(const Module &) = delete;
 
+  // What the parser fills in (clearContents() empties each).
   std::string Version;              ///< "8.0"
   std::vector<std::string> Targets; ///< sm_80, debug, texmode_independent
   unsigned AddressSize = 64;
@@ -439,6 +440,14 @@ public:
     return {Mem, A.size()};
   }
   llvm::StringRef copyString(llvm::StringRef S);
+  /// Keeps A, whose memory parts of the module use, as long as the module.
+  void adoptAllocator(std::unique_ptr<llvm::BumpPtrAllocator> A) {
+    MoreAllocators.push_back(std::move(A));
+  }
+  /// Bytes the module's allocators hold (its own and the adopted ones).
+  size_t getAllocatorBytes() const;
+  /// Forgets everything parsed, leaving the module as constructed.
+  void clearContents();
 
   /// The source the module was parsed from; SMLocs point into it.
   llvm::SourceMgr &getSourceMgr() { return *SrcMgr; }
@@ -450,6 +459,8 @@ public:
 
 private:
   llvm::BumpPtrAllocator Alloc;
+  /// Of the threads that parsed function bodies.
+  std::vector<std::unique_ptr<llvm::BumpPtrAllocator>> MoreAllocators;
   std::unique_ptr<llvm::SourceMgr> SrcMgr;
 };
 

@@ -39,6 +39,8 @@ public:
   }
 
   unsigned getNumErrors() const { return NumErrors; }
+  /// Every report so far: errors, warnings and notes.
+  unsigned getNumReported() const { return NumReported; }
   bool hasErrors() const { return NumErrors != 0; }
   /// After this many errors, further ones are counted but not printed.
   void setErrorLimit(unsigned Limit) { ErrorLimit = Limit; }
@@ -52,6 +54,7 @@ private:
   const llvm::SourceMgr &SM;
   llvm::raw_ostream &OS;
   unsigned NumErrors = 0;
+  unsigned NumReported = 0;
   unsigned ErrorLimit = 50;
 };
 

@@ -64,6 +64,16 @@ public:
   /// Skips a balanced { ... } block (.section bodies); returns its text,
   /// braces included, or an empty StringRef if it is unterminated.
   llvm::StringRef lexBalancedBlock();
+  /// Just after a '{' token: moves past its matching '}' without making
+  /// tokens, stepping over comments and strings as lex() reads them.
+  /// False, with nothing reported, where the block or a comment or string
+  /// in it does not end.
+  bool skipBlockBody();
+  /// Lexes Text from now on (a part of the buffer: locations stay valid).
+  void reset(llvm::StringRef Text) {
+    Cur = Text.begin();
+    End = Text.end();
+  }
   const char *getPosition() const { return Cur; }
 
 private:
