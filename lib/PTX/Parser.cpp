@@ -1384,9 +1384,10 @@ bool ptxjit::ptx::isParallelFrontEnd(size_t SourceBytes) {
   StringRef Mode;
   if (const char *V = std::getenv("PTXJIT_PARALLEL_FRONTEND"))
     Mode = V;
-  if (Mode == "off" || parallel::getThreadCount() < 2)
+  if (Mode == "off" || (Mode != "on" && SourceBytes < ParallelFrontEndBytes))
     return false;
-  return Mode == "on" || SourceBytes >= ParallelFrontEndBytes;
+  // Not parallel::getThreadCount(): that starts the threads.
+  return parallel::strategy.compute_thread_count() >= 2;
 }
 
 bool ptxjit::ptx::parseModule(Module &M, DiagnosticEngine &Diags) {
