@@ -30,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <pthread.h>
 
 using namespace llvm;
 using namespace ptxjit::ptx;
@@ -1353,7 +1354,22 @@ struct BodyWorker {
 };
 } // namespace
 
+/// Set in the child of a fork() after LLVM's thread pool was started: the
+/// pool's threads do not come along, and work handed to it would wait for
+/// them forever.
+static std::atomic<bool> InForkedChild{false};
+
+/// Before each use of the thread pool.
+static void watchForForks() {
+  static const bool Registered = [] {
+    pthread_atfork(nullptr, nullptr, [] { InForkedChild = true; });
+    return true;
+  }();
+  (void)Registered;
+}
+
 bool ptxjit::ptx::parseModuleInParallel(Module &M) {
+  watchForForks();
   raw_null_ostream Discard;
   DiagnosticEngine Quiet(M.getSourceMgr(), Discard);
   std::vector<std::pair<unsigned, StringRef>> Bodies;
@@ -1384,10 +1400,14 @@ bool ptxjit::ptx::isParallelFrontEnd(size_t SourceBytes) {
   StringRef Mode;
   if (const char *V = std::getenv("PTXJIT_PARALLEL_FRONTEND"))
     Mode = V;
-  if (Mode == "off" || (Mode != "on" && SourceBytes < ParallelFrontEndBytes))
+  if (Mode == "off" || (Mode != "on" && SourceBytes < ParallelFrontEndBytes) ||
+      InForkedChild)
     return false;
   // Not parallel::getThreadCount(): that starts the threads.
-  return parallel::strategy.compute_thread_count() >= 2;
+  if (parallel::strategy.compute_thread_count() < 2)
+    return false;
+  watchForForks();
+  return true;
 }
 
 bool ptxjit::ptx::parseModule(Module &M, DiagnosticEngine &Diags) {

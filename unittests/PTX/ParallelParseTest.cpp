@@ -12,6 +12,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "gtest/gtest.h"
 #include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace ptxjit::ptx;
@@ -193,6 +195,26 @@ TEST(ParallelParseTest, ReportsAsOneThreadDoesWhereItGivesUp) {
   EXPECT_NE(Serial.Errors.find("test.ptx:"), std::string::npos);
   EXPECT_EQ(Parallel.Errors, Serial.Errors);
   EXPECT_EQ(Parallel.M->Functions.size(), Serial.M->Functions.size());
+}
+
+TEST(ParallelParseTest, AForkedChildParsesOnOneThread) {
+  // The parent's threads do not come along into a child of fork(): the
+  // child must not hand them work (it would wait forever; the alarm turns
+  // that into a failure).
+  std::unique_ptr<Module> M = moduleOf(manyFunctions(8));
+  ASSERT_TRUE(parseModuleInParallel(*M));
+  FrontEndMode On("on");
+  pid_t Child = fork();
+  ASSERT_NE(Child, -1);
+  if (Child == 0) {
+    alarm(30);
+    ParsedModule P = parsePTX(manyFunctions(8));
+    _exit(P.OK && !isParallelFrontEnd(ParallelFrontEndBytes) ? 0 : 1);
+  }
+  int Status = 0;
+  ASSERT_EQ(waitpid(Child, &Status, 0), Child);
+  ASSERT_TRUE(WIFEXITED(Status)) << "signal " << WTERMSIG(Status);
+  EXPECT_EQ(WEXITSTATUS(Status), 0);
 }
 
 } // namespace

@@ -26,8 +26,9 @@ bool parseModuleInParallel(Module &M);
 constexpr size_t ParallelFrontEndBytes = 256 * 1024;
 /// Whether they do for a source of SourceBytes: from ParallelFrontEndBytes
 /// on a host of several cores, unless PTXJIT_PARALLEL_FRONTEND says "off"
-/// (never) or "on" (at any size; tests). The module and the diagnostics
-/// are the same either way.
+/// (never) or "on" (at any size; tests), and never in the child of a fork
+/// after the parent used the threads. The module and the diagnostics are
+/// the same either way.
 bool isParallelFrontEnd(size_t SourceBytes);
 
 } // namespace ptx
