@@ -1370,6 +1370,8 @@ static void watchForForks() {
 
 bool ptxjit::ptx::parseModuleInParallel(Module &M) {
   watchForForks();
+  if (InForkedChild)
+    return false;
   raw_null_ostream Discard;
   DiagnosticEngine Quiet(M.getSourceMgr(), Discard);
   std::vector<std::pair<unsigned, StringRef>> Bodies;

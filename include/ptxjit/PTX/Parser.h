@@ -17,8 +17,9 @@ bool parseModule(Module &M, DiagnosticEngine &Diags);
 
 /// Parses M with its function bodies on all cores, or one where there is
 /// one. Reports nothing: false, with M half filled (Module::clearContents),
-/// where anything would have been reported, or where a body's end could
-/// not be found without parsing it.
+/// where anything would have been reported, where a body's end could not
+/// be found without parsing it, or in the child of a fork() after the
+/// parent used the threads.
 bool parseModuleInParallel(Module &M);
 
 /// From this size of source, parseModule and verifyModule work on the
