@@ -19,7 +19,7 @@ static const DiagInfo DiagTable[] = {
 };
 
 DiagnosticEngine::DiagnosticEngine(const SourceMgr &SM, raw_ostream &OS)
-    : SM(SM), OS(OS) {}
+    : SM(SM), OS(&OS) {}
 
 const char *DiagnosticEngine::getFormat(DiagID ID) {
   return DiagTable[static_cast<unsigned>(ID)].Format;
@@ -29,17 +29,18 @@ SourceMgr::DiagKind DiagnosticEngine::getSeverity(DiagID ID) {
   return DiagTable[static_cast<unsigned>(ID)].Severity;
 }
 
-void DiagnosticEngine::emit(SMLoc Loc, DiagID ID, const std::string &Message) {
-  SourceMgr::DiagKind Kind = getSeverity(ID);
+bool DiagnosticEngine::count(DiagID ID) {
   ++NumReported;
-  if (Kind == SourceMgr::DK_Error) {
-    if (++NumErrors > ErrorLimit) {
-      if (NumErrors == ErrorLimit + 1)
-        OS << "ptx-jit: too many errors emitted, stopping now\n";
-      return;
-    }
-  } else if (NumErrors > ErrorLimit) {
+  if (getSeverity(ID) == SourceMgr::DK_Error)
+    return ++NumErrors <= ErrorLimit;
+  return NumErrors <= ErrorLimit;
+}
+
+void DiagnosticEngine::emit(SMLoc Loc, DiagID ID, const std::string &Message) {
+  if (!count(ID)) {
+    if (getSeverity(ID) == SourceMgr::DK_Error && NumErrors == ErrorLimit + 1)
+      *OS << "ptx-jit: too many errors emitted, stopping now\n";
     return;
   }
-  SM.PrintMessage(OS, Loc, Kind, Message);
+  SM.PrintMessage(*OS, Loc, getSeverity(ID), Message);
 }

@@ -25,7 +25,6 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Parallel.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -1345,10 +1344,9 @@ namespace {
 struct BodyWorker {
   BodyWorker(Module &M)
       : Alloc(std::make_unique<BumpPtrAllocator>()),
-        Diags(M.getSourceMgr(), Discard),
+        Diags(DiagnosticEngine::counting(M.getSourceMgr())),
         P(M, Diags, *Alloc, M.getSourceText()) {}
   std::unique_ptr<BumpPtrAllocator> Alloc;
-  raw_null_ostream Discard;
   DiagnosticEngine Diags;
   Parser P;
 };
@@ -1372,8 +1370,7 @@ bool ptxjit::ptx::parseModuleInParallel(Module &M) {
   watchForForks();
   if (InForkedChild)
     return false;
-  raw_null_ostream Discard;
-  DiagnosticEngine Quiet(M.getSourceMgr(), Discard);
+  DiagnosticEngine Quiet = DiagnosticEngine::counting(M.getSourceMgr());
   std::vector<std::pair<unsigned, StringRef>> Bodies;
   Parser Top(M, Quiet);
   Top.deferBodiesTo(Bodies);

@@ -15,7 +15,6 @@
 #include "ptxjit/PTX/Parser.h"
 #include "ptxjit/PTX/TextureRefs.h"
 #include "llvm/Support/Parallel.h"
-#include "llvm/Support/raw_ostream.h"
 #include <atomic>
 
 using namespace llvm;
@@ -89,8 +88,7 @@ bool ModuleVerifier::verifyBodiesInParallel() {
     const Function &F = M.Functions[I];
     if (!F.HasBody || Reported.load(std::memory_order_relaxed))
       return;
-    raw_null_ostream Discard;
-    DiagnosticEngine Quiet(M.getSourceMgr(), Discard);
+    DiagnosticEngine Quiet = DiagnosticEngine::counting(M.getSourceMgr());
     FunctionVerifier(M, Syms, F, Quiet).run();
     if (Quiet.getNumReported())
       Reported.store(true, std::memory_order_relaxed);

@@ -31,9 +31,21 @@ class DiagnosticEngine {
 public:
   /// Diagnostics go to OS (llvm::errs() by default).
   DiagnosticEngine(const llvm::SourceMgr &SM, llvm::raw_ostream &OS);
+  /// Diagnostics are only counted, not formatted or located, so that
+  /// several threads may report at once (a SourceMgr finds a location's
+  /// line through a cache it fills on first use, which is not safe to
+  /// share): for work that is done again with a printing engine where
+  /// anything was reported.
+  static DiagnosticEngine counting(const llvm::SourceMgr &SM) {
+    return DiagnosticEngine(SM, nullptr);
+  }
 
   template <typename... Ts>
   void report(llvm::SMLoc Loc, DiagID ID, Ts &&...Args) {
+    if (!OS) {
+      count(ID);
+      return;
+    }
     emit(Loc, ID,
          llvm::formatv(getFormat(ID), std::forward<Ts>(Args)...).str());
   }
@@ -49,10 +61,14 @@ public:
   static llvm::SourceMgr::DiagKind getSeverity(DiagID ID);
 
 private:
+  DiagnosticEngine(const llvm::SourceMgr &SM, llvm::raw_ostream *OS)
+      : SM(SM), OS(OS) {}
+  /// Counts ID's report; false if it is past the error limit.
+  bool count(DiagID ID);
   void emit(llvm::SMLoc Loc, DiagID ID, const std::string &Message);
 
   const llvm::SourceMgr &SM;
-  llvm::raw_ostream &OS;
+  llvm::raw_ostream *OS;
   unsigned NumErrors = 0;
   unsigned NumReported = 0;
   unsigned ErrorLimit = 50;
