@@ -1133,11 +1133,7 @@ bool Parser::parseOperands(Instruction &I) {
   }
   if (!expect(Token::Semi, "';'"))
     return false;
-  if (!Ops.empty()) {
-    Operand *Mem = Alloc.Allocate<Operand>(Ops.size());
-    std::uninitialized_copy(Ops.begin(), Ops.end(), Mem);
-    I.Operands = {Mem, Ops.size()};
-  }
+  I.Operands = copyArray<Operand>(Alloc, Ops);
   return true;
 }
 

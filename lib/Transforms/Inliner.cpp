@@ -292,11 +292,7 @@ uint64_t Inliner::getInlinedSize(const ptx::Function &G) {
 StringRef Inliner::save(const Twine &T) { return saveName(Alloc, T); }
 
 template <typename T> ArrayRef<T> Inliner::copyArray(ArrayRef<T> A) {
-  if (A.empty())
-    return {};
-  T *Mem = Alloc.Allocate<T>(A.size());
-  std::uninitialized_copy(A.begin(), A.end(), Mem);
-  return {Mem, A.size()};
+  return ptx::copyArray(Alloc, A);
 }
 
 StringRef Inliner::rename(Renaming &R, StringRef Name) {

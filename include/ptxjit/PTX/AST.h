@@ -407,6 +407,17 @@ struct TopLevel {
   unsigned Index; ///< into Module::Globals, Functions, Files or Sections
 };
 
+/// A copy of A in Alloc (empty: no allocation), for the AST's arrays.
+template <typename T>
+llvm::ArrayRef<T> copyArray(llvm::BumpPtrAllocator &Alloc,
+                            llvm::ArrayRef<T> A) {
+  if (A.empty())
+    return {};
+  T *Mem = Alloc.Allocate<T>(A.size());
+  std::uninitialized_copy(A.begin(), A.end(), Mem);
+  return {Mem, A.size()};
+}
+
 class Module {
 public:
   explicit Module(std::unique_ptr<llvm::MemoryBuffer> Source);
@@ -433,11 +444,7 @@ public:
   /// Storage for operand arrays and names that are not in the source.
   llvm::BumpPtrAllocator &getAllocator() { return Alloc; }
   template <typename T> llvm::ArrayRef<T> copyArray(llvm::ArrayRef<T> A) {
-    if (A.empty())
-      return {};
-    T *Mem = Alloc.Allocate<T>(A.size());
-    std::uninitialized_copy(A.begin(), A.end(), Mem);
-    return {Mem, A.size()};
+    return ptx::copyArray(Alloc, A);
   }
   llvm::StringRef copyString(llvm::StringRef S);
   /// Keeps A, whose memory parts of the module use, as long as the module.
